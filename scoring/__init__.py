@@ -1,0 +1,1 @@
+"""Pure game rules: board models, courtyards, scores and warnings. No image code here."""
