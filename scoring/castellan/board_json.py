@@ -12,7 +12,6 @@ from typing import Any
 from tablesight.scoring.castellan.board import Board, Keep, Point, Tower, Wall
 from tablesight.scoring.castellan.pieces import KEEP_COLOURS
 
-
 # Coordinates beyond 100 m are a unit mistake, not a table.
 TABLE_LIMIT_MM = 100_000.0
 

@@ -53,7 +53,9 @@ class _Layout:
             self.grid.insert(("wall", wid), body, dims.wall_thickness)
 
 
-def check_board(board: Board, dims: PieceDimensions) -> list[RuleWarning]:
+def check_board(board: Board, dims: PieceDimensions, boxes: int | None = None) -> list[RuleWarning]:
+    """All single-board warnings. `boxes` is how many boxes are in play when known (from
+    the number of players); otherwise it is inferred from the keep colours on the table."""
     layout = _Layout(board, dims)
     return [
         *_tower_contacts(layout),
@@ -63,7 +65,7 @@ def check_board(board: Board, dims: PieceDimensions) -> list[RuleWarning]:
         *_wall_lengths(layout),
         *_disconnected(layout),
         *_double_keeps(board),
-        *_piece_limits(board),
+        *_piece_limits(board, boxes),
     ]
 
 
@@ -83,7 +85,8 @@ def _tower_contacts(layout: _Layout) -> list[RuleWarning]:
 
 def _wall_contacts(layout: _Layout) -> list[RuleWarning]:
     dims, found = layout.dims, []
-    wall_reach = dims.wall_thickness + dims.contact_tolerance
+    # Wall bodies are treated as capsules of the wall's thickness: overlapping capsules touch.
+    wall_reach = dims.wall_thickness
     tower_reach = dims.tower_radius + dims.wall_thickness / 2
     for wall in layout.board.walls:
         a, b = layout.bodies[wall.id]
@@ -131,7 +134,8 @@ def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> str | None:
             if min(distance(spot, ends[0]), distance(spot, ends[1])) < dims.contact_tolerance:
                 continue  # another wall ending at the same spot: one tower will serve both
             a, b = layout.bodies[other]
-            if point_segment_distance(spot, a, b) < dims.tower_radius + dims.wall_thickness / 2 - dims.contact_tolerance:
+            clearance = dims.tower_radius + dims.wall_thickness / 2 - dims.contact_tolerance
+            if point_segment_distance(spot, a, b) < clearance:
                 return f"is blocked by wall {other}: no tower fits there"
     return None
 
@@ -216,8 +220,8 @@ def _double_keeps(board: Board) -> list[RuleWarning]:
     return found
 
 
-def _piece_limits(board: Board) -> list[RuleWarning]:
-    boxes = boxes_in_play({k.color for k in board.keeps})
+def _piece_limits(board: Board, boxes: int | None) -> list[RuleWarning]:
+    boxes = boxes or boxes_in_play({k.color for k in board.keeps})
     counts = {
         "towers": len(board.towers),
         "short_walls": sum(w.kind == "short" for w in board.walls),
@@ -228,6 +232,7 @@ def _piece_limits(board: Board) -> list[RuleWarning]:
         limit = BOX_CONTENTS[name] * boxes
         if count > limit:
             found.append(RuleWarning("too-many-pieces", None,
-                                 f"{count} {name.replace('_', ' ')} on the table, but {boxes} box(es) hold only {limit}",
+                                 f"{count} {name.replace('_', ' ')} on the table, "
+                                 f"but {boxes} box(es) hold only {limit}",
                                  (0.0, 0.0)))
     return found

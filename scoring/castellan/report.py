@@ -11,7 +11,11 @@ import numpy as np
 from tablesight.scoring.castellan.board import Board, Keep, Point
 from tablesight.scoring.castellan.board_json import board_to_dict
 from tablesight.scoring.castellan.checks import RuleWarning, check_board
-from tablesight.scoring.castellan.courtyards import find_faces, smallest_face_containing, towers_touching
+from tablesight.scoring.castellan.courtyards import (
+    find_faces,
+    smallest_face_containing,
+    towers_touching,
+)
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS, PieceDimensions
 
 
@@ -107,7 +111,9 @@ class Report:
         }
 
 
-def score_board(board: Board, dims: PieceDimensions = NOMINAL_DIMENSIONS) -> Report:
+def score_board(board: Board, dims: PieceDimensions = NOMINAL_DIMENSIONS,
+                boxes: int | None = None) -> Report:
+    """Score a board. `boxes` (1 for 2 players, 2 for 3–4) sets the piece limits when known."""
     faces = find_faces(board)
     touching = towers_touching(board, faces)
     keep_points = np.array([k.position for k in board.keeps], dtype=float).reshape(-1, 2)
@@ -125,7 +131,7 @@ def score_board(board: Board, dims: PieceDimensions = NOMINAL_DIMENSIONS) -> Rep
         )
         for rank, i in enumerate(order)
     )
-    warnings = check_board(board, dims)
+    warnings = check_board(board, dims, boxes)
     warnings += _claim_warnings(courtyards)
     warnings += [
         RuleWarning("keep-outside-courtyard", "C5",

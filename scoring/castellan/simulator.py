@@ -60,6 +60,7 @@ class TurnRecord:
 class SimulatedTurn:
     board: Board
     history: tuple[TurnRecord, ...]
+    boxes: int
 
 
 @dataclass
@@ -107,6 +108,8 @@ class GameSimulator:
         self.double_keep_chance = double_keep_chance
         self.castle = _Castle(dims.centre_spacing("short"))
         self._next_id = Counter[str]()
+        # How strongly this game prefers closing walls: low gives big courtyards, high small ones.
+        self.closing_weight = self.rng.uniform(0.5, 8.0)
 
     def _pick_colours(self, players: int) -> list[str]:
         if players == 2:
@@ -136,7 +139,7 @@ class GameSimulator:
             if record is None:
                 continue
             history.append(record)
-            yield SimulatedTurn(self.castle.board(), tuple(history))
+            yield SimulatedTurn(self.castle.board(), tuple(history), self.boxes)
 
     def _play_turn(self, turn: int, player: str) -> TurnRecord | None:
         deck = self.decks[player]
@@ -176,11 +179,11 @@ class GameSimulator:
         if kind == "tower":
             if not castle.towers:
                 return (0, 0)
-            options = [(n, 1 + 4 * (c - 1)) for n, c in castle.open_spots.items()
+            options = [(n, 1 + self.closing_weight * (c - 1)) for n, c in castle.open_spots.items()
                        if n not in castle.towers]
         else:
             options = self._wall_options(1 if kind == "short" else 2)
-        options = [(m, w) for m, w in options if not self._in_opponent_yard(kind, m, player, claimed)]
+        options = self._outside_opponent_yards(kind, options, player, claimed)
         if not options:
             return None
         moves, weights = zip(*options, strict=True)
@@ -200,7 +203,7 @@ class GameSimulator:
                 target = path[-1]
                 if target in castle.towers:
                     if (target, (-d[0], -d[1])) not in castle.sockets:
-                        options.append(((node, target), 6))
+                        options.append(((node, target), self.closing_weight))
                 elif target not in castle.long_middles:
                     options.append(((node, target), 1))
         return options
@@ -210,15 +213,21 @@ class GameSimulator:
         return (node not in castle.towers and node not in castle.long_middles
                 and castle.open_spots[node] == 0)
 
-    def _in_opponent_yard(self, kind: str, move, player: str,
-                          claimed: list[tuple[Face, str]]) -> bool:
+    def _outside_opponent_yards(self, kind: str, options: list, player: str,
+                                claimed: list[tuple[Face, str]]) -> list:
+        """The options that do not put a piece inside an opponent's courtyard (C7)."""
+        if not options or not claimed:
+            return options
         if kind == "tower":
-            spot = self.castle.point(move)
+            spots = [self.castle.point(m) for m, _ in options]
         else:
-            a, b = move
-            spot = self.castle.point(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
-        probe = np.array([spot])
-        return any(owner != player and face.contains(probe)[0] for face, owner in claimed)
+            spots = [self.castle.point(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)) for (a, b), _ in options]
+        points = np.array(spots)
+        blocked = np.zeros(len(points), dtype=bool)
+        for face, owner in claimed:
+            if owner != player:
+                blocked |= face.contains(points)
+        return [option for option, bad in zip(options, blocked, strict=True) if not bad]
 
     def _new_id(self, prefix: str) -> str:
         self._next_id[prefix] += 1

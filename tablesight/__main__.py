@@ -1,0 +1,5 @@
+import sys
+
+from tablesight.cli import main
+
+sys.exit(main())
