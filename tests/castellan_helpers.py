@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.scoring.castellan.geometry import distance, point_segment_distance
+from tablesight.scoring.castellan.geometry import distance
 from tablesight.scoring.castellan.report import Courtyard, Report
 
 STEP = 64.0
@@ -82,6 +82,7 @@ def add_spur_tower(board: Board, report: Report) -> tuple[Board, Courtyard] | No
 def split_courtyard(board: Board, report: Report) -> tuple[Board, Courtyard] | None:
     """Board with one owned courtyard split by a wall between two of its towers, and that yard."""
     towers = board.tower_map()
+    tower_array, ends = _piece_arrays(board)
     for yard in report.courtyards:
         if yard.owner is None:
             continue
@@ -94,7 +95,7 @@ def split_courtyard(board: Board, report: Report) -> tuple[Board, Courtyard] | N
                 if kind is None or not (math.isclose(a[0], b[0]) or math.isclose(a[1], b[1])):
                     continue
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-                if _yard_holding(report, mid) is not yard or _wall_near(board, mid):
+                if _wall_near(tower_array, ends, mid) or _yard_holding(report, mid) is not yard:
                     continue
                 if any(w.ends in ((t1, t2), (t2, t1)) for w in board.walls):
                     continue
@@ -103,10 +104,10 @@ def split_courtyard(board: Board, report: Report) -> tuple[Board, Courtyard] | N
     return None
 
 
-def _wall_near(board: Board, point: tuple) -> bool:
-    towers = board.tower_map()
-    return any(point_segment_distance(point, *board.wall_endpoints(w, towers)) < STEP * 0.4
-               for w in board.walls) or any(distance(t.position, point) < STEP * 0.4 for t in board.towers)
+def _wall_near(tower_array: np.ndarray, ends: np.ndarray, point: tuple) -> bool:
+    if len(tower_array) and np.hypot(*(tower_array - np.asarray(point)).T).min() < STEP * 0.4:
+        return True
+    return bool(len(ends)) and bool(_segment_distances(point, ends[:, 0], ends[:, 1]).min() < STEP * 0.4)
 
 
 def claim_new_courtyards(board: Board, report: Report, colour: str) -> Board:

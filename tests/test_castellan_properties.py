@@ -43,35 +43,50 @@ def test_legal_games_never_raise_a_warning(seed, players):
         assert not warnings, (seed, len(turn.history), warnings)
 
 
-@PROFILE
-@given(simulated_turns())
-def test_spur_tower_inside_owned_courtyard_adds_exactly_one_tower(turn):
-    before = score_board(turn.board, boxes=turn.boxes)
-    edit = add_spur_tower(turn.board, before)
-    assume(edit is not None)
-    board, yard = edit
-    after = score_board(board, boxes=turn.boxes)
-    factor = 2 if yard.double else 1
-    assert after.scores[yard.owner] == before.scores[yard.owner] + factor
-    assert sum(len(y.tower_ids) for y in after.courtyards) == sum(
-        len(y.tower_ids) for y in before.courtyards) + 1
-    # The extra pieces may exceed the box; nothing else may be wrong with the castle.
-    assert [w.code for w in after.warnings if w.code != "too-many-pieces"] == []
+@st.composite
+def simulated_games(draw) -> list[SimulatedTurn]:
+    return simulate_game(draw(st.integers(0, 10_000)), players=draw(st.sampled_from([2, 2, 3, 4])))
 
 
-@PROFILE
-@given(simulated_turns())
-def test_splitting_never_lowers_the_owners_score(turn):
+@settings(max_examples=15, deadline=None)
+@given(simulated_games())
+def test_spur_tower_inside_owned_courtyard_adds_exactly_one_tower(game):
+    edited = 0
+    for turn in game[::2]:
+        before = score_board(turn.board, boxes=turn.boxes)
+        edit = add_spur_tower(turn.board, before)
+        if edit is None:
+            continue
+        edited += 1
+        board, yard = edit
+        after = score_board(board, boxes=turn.boxes)
+        factor = 2 if yard.double else 1
+        assert after.scores[yard.owner] == before.scores[yard.owner] + factor
+        assert sum(len(y.tower_ids) for y in after.courtyards) == sum(
+            len(y.tower_ids) for y in before.courtyards) + 1
+        # The extra pieces may exceed the box; nothing else may be wrong with the castle.
+        assert [w.code for w in after.warnings if w.code != "too-many-pieces"] == []
+    assume(edited > 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(simulated_games())
+def test_splitting_never_lowers_the_owners_score(game):
     """Holds for single-keep courtyards. A doubled one can lose: C8 keeps only one half
     doubled, so an 8-tower doubled yard (16) split 5 + 5 scores 10 + 5 = 15."""
-    before = score_board(turn.board, boxes=turn.boxes)
-    edit = split_courtyard(turn.board, before)
-    assume(edit is not None and not edit[1].double)
-    board, owner = edit[0], edit[1].owner
-    split = score_board(board, boxes=turn.boxes)
-    claimed = score_board(claim_new_courtyards(board, split, owner), boxes=turn.boxes)
-    assert len(claimed.courtyards) == len(before.courtyards) + 1
-    assert claimed.scores[owner] >= before.scores[owner]
+    edited = 0
+    for turn in game:
+        before = score_board(turn.board, boxes=turn.boxes)
+        edit = split_courtyard(turn.board, before)
+        if edit is None or edit[1].double:
+            continue
+        edited += 1
+        board, owner = edit[0], edit[1].owner
+        split = score_board(board, boxes=turn.boxes)
+        claimed = score_board(claim_new_courtyards(board, split, owner), boxes=turn.boxes)
+        assert len(claimed.courtyards) == len(before.courtyards) + 1
+        assert claimed.scores[owner] >= before.scores[owner]
+    assume(edited > 0)
 
 
 def test_simulator_is_reproducible_from_its_seed():
