@@ -48,7 +48,7 @@ def simulated_games(draw) -> list[SimulatedTurn]:
     return simulate_game(draw(st.integers(0, 10_000)), players=draw(st.sampled_from([2, 2, 3, 4])))
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(simulated_games())
 def test_spur_tower_inside_owned_courtyard_adds_exactly_one_tower(game):
     edited = 0
@@ -69,7 +69,7 @@ def test_spur_tower_inside_owned_courtyard_adds_exactly_one_tower(game):
     assume(edited > 0)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(simulated_games())
 def test_splitting_never_lowers_the_owners_score(game):
     """Holds for single-keep courtyards. A doubled one can lose: C8 keeps only one half
