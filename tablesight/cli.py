@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tablesight.errors import EXIT_USAGE, TablesightError, UnreadableInput, UsageError
+from tablesight.errors import EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
 from tablesight.inputs import looks_like_image, read_json
 
 GAMES = ("castellan",)
@@ -36,7 +37,71 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--players", type=int, choices=(2, 3, 4),
                        help="players in the game (sets the piece limits; else inferred from keeps)")
     score.set_defaults(run=run_score)
+
+    card = commands.add_parser("card", help="write the printable reference card")
+    card.add_argument("--out", type=Path, default=Path("card.pdf"), help="card.pdf (vector, A4) or card.png")
+    card.add_argument("--dpi", type=float, default=300.0, help="resolution of a PNG card")
+    card.set_defaults(run=run_card)
+
+    calibrate = commands.add_parser("calibrate", help="calibrate a camera lens or a piece set")
+    what = calibrate.add_subparsers(dest="what", required=True, parser_class=_Parser)
+    camera = what.add_parser("camera", help="lens calibration from several photos of the card")
+    camera.add_argument("images", type=Path, nargs="+", help="photos of the card from different angles")
+    camera.add_argument("--out", type=Path, default=Path("camera.json"), help="camera profile to write")
+    camera.set_defaults(run=run_calibrate_camera)
     return parser
+
+
+def run_card(args: argparse.Namespace) -> int:
+    from tablesight.calibration.card import write_card
+
+    if args.out.suffix.lower() not in (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff"):
+        raise UsageError(f"cannot write a card as {args.out.suffix or 'a file without extension'}; use .pdf or .png.")
+    if not 50 <= args.dpi <= 1200:
+        raise UsageError("--dpi must be between 50 and 1200.")
+    _write_atomically(args.out, lambda tmp: write_card(tmp, args.dpi))
+    print(f"wrote {args.out}: print it at 100 % (actual size) on A4; the squares must measure 36.0 mm.")
+    return 0
+
+
+def run_calibrate_camera(args: argparse.Namespace) -> int:
+    from tablesight.calibration.lens_calibration import LensCalibrationError, calibrate_lens
+    from tablesight.inputs import read_photo
+
+    images = []
+    for i, path in enumerate(args.images):
+        images.append((path.name, read_photo(path).image))
+        _progress("reading", i + 1, len(args.images))
+    try:
+        result = calibrate_lens(images, progress=lambda i, n: _progress("finding the card", i, n))
+    except LensCalibrationError as exc:
+        raise NothingRecognised(f"{exc}.") from None
+    _write_atomically(args.out, result.lens.save)
+    lens = result.lens
+    print(f"wrote {args.out}: focal {lens.focal:.1f} px, principal point ({lens.principal_point[0]:.1f}, "
+          f"{lens.principal_point[1]:.1f}), {result.views_used} views, RMS {result.rms_px:.2f} px")
+    if result.views_rejected:
+        print(f"no card found in: {', '.join(result.views_rejected)}")
+    return 0
+
+
+def _progress(what: str, done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{what}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
+def _write_atomically(path: Path, write) -> None:
+    """Write through a temporary file in the same folder so a failure leaves nothing partial."""
+    if path.parent and not path.parent.exists():
+        raise UsageError(f"the folder {path.parent} does not exist.")
+    tmp = path.with_name(f".{path.name}.partial{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}.") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def run_score(args: argparse.Namespace) -> int:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from tablesight.errors import UnreadableInput
 
@@ -47,3 +54,67 @@ def read_json(path: Path) -> Any:
 
 def looks_like_image(path: Path) -> bool:
     return path.suffix.lower() in IMAGE_SUFFIXES
+
+
+MAX_PHOTO_BYTES = 80 * 1024 * 1024
+MAX_PHOTO_PIXELS = 120_000_000  # refuse beyond this (decompression bombs)
+WORKING_PIXELS = 12_500_000  # larger photos are reduced to about 12 MP for reading
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo, upright (EXIF orientation applied), 8-bit BGR, with what EXIF says of the lens."""
+
+    image: np.ndarray
+    focal_35mm: float | None
+    original_size: tuple[int, int]
+
+
+def decode_photo(data: bytes, name: str) -> Photo:
+    """Decode image bytes (JPEG, PNG, …) into an upright BGR photo, or raise UnreadableInput."""
+    Image.MAX_IMAGE_PIXELS = MAX_PHOTO_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))
+            original = img.size
+            if img.width * img.height > WORKING_PIXELS and img.format == "JPEG":
+                scale = (WORKING_PIXELS / (img.width * img.height)) ** 0.5
+                img.draft("RGB", (int(img.width * scale), int(img.height * scale)))
+            focal = _focal_35mm(img)
+            img = ImageOps.exif_transpose(img)
+            img.load()
+    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        if "exceeds limit" in str(exc) or "decompression bomb" in str(exc).lower():
+            limit = MAX_PHOTO_PIXELS // 1_000_000
+            raise UnreadableInput(f"{name} is too large to read ({limit} MP at most).") from None
+        raise UnreadableInput(f"{name} is not an image tablesight can read (JPEG or PNG).") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise UnreadableInput(f"{name} cannot be decoded ({exc}); is the file complete?") from None
+    return Photo(_to_bgr(img), focal, original)
+
+
+def _to_bgr(img) -> np.ndarray:
+    if img.mode in ("RGBA", "LA", "P", "PA"):
+        img = img.convert("RGBA")
+        backdrop = Image.new("RGB", img.size, (255, 255, 255))
+        backdrop.paste(img, mask=img.split()[-1])
+        img = backdrop
+    rgb = np.asarray(img.convert("RGB"))
+    if rgb.shape[0] * rgb.shape[1] > WORKING_PIXELS:
+        scale = (WORKING_PIXELS / (rgb.shape[0] * rgb.shape[1])) ** 0.5
+        rgb = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(rgb[..., ::-1])
+
+
+def _focal_35mm(img) -> float | None:
+    try:
+        exif = img.getexif().get_ifd(0x8769)
+        value = exif.get(0xA405)  # FocalLengthIn35mmFilm
+        return float(value) if value else None
+    except Exception:  # noqa: BLE001 - broken EXIF is common and never fatal
+        return None
+
+
+def read_photo(path: Path) -> Photo:
+    return decode_photo(read_bytes(path, MAX_PHOTO_BYTES, "photo"), str(path))

@@ -1,0 +1,83 @@
+"""Evaluation of card finding on photos with truth: detection rate, reprojection, table mapping.
+
+Run: python -m tablesight.calibration.evaluate_card samples/castellan/photos
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.card_detection import find_card
+from tablesight.inputs import read_photo
+
+
+@dataclass(frozen=True)
+class CardResult:
+    name: str
+    found: bool
+    corners: int
+    reprojection_px: float
+    tower_error_mm: list[float]
+    focal_error: float
+    focal_source: str
+
+
+def truth_pose(truth: dict) -> CameraPose:
+    lens = Lens.from_dict(truth["camera"])
+    return CameraPose(lens, np.array(truth["camera"]["rvec"]), np.array(truth["camera"]["tvec"]))
+
+
+def evaluate_photo(path: Path) -> CardResult:
+    truth = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+    photo = read_photo(path)
+    detection = find_card(photo.image, focal_35mm=photo.focal_35mm)
+    if detection is None:
+        return CardResult(path.name, False, 0, float("nan"), [], float("nan"), "")
+    actual = truth_pose(truth)
+    towers = np.array([[t["x"], t["y"]] for t in truth["board"]["towers"]]).reshape(-1, 2)
+    errors: list[float] = []
+    if len(towers):
+        pixels = actual.project(towers)  # where each tower base really is in the photo
+        mapped = detection.image_to_table(pixels)
+        errors = np.linalg.norm(mapped - towers, axis=1).tolist()
+    focal_error = detection.pose.lens.focal / actual.lens.focal - 1
+    return CardResult(path.name, True, detection.corner_count, detection.reprojection_px, errors,
+                      focal_error, detection.focal_source)
+
+
+def main(argv: list[str] | None = None) -> int:
+    folder = Path((argv or sys.argv[1:] or ["samples/castellan/photos"])[0])
+    photos = sorted(folder.glob("*.jpg"))
+    results = []
+    for i, path in enumerate(photos):
+        results.append(evaluate_photo(path))
+        print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"{'photo':<16} {'found':>5} {'corners':>7} {'reproj px':>9} {'tower med mm':>12} "
+          f"{'tower max mm':>12} {'focal err':>9} {'focal from':>10}")
+    for r in results:
+        med = statistics.median(r.tower_error_mm) if r.tower_error_mm else float("nan")
+        mx = max(r.tower_error_mm) if r.tower_error_mm else float("nan")
+        print(f"{r.name:<16} {'yes' if r.found else 'NO':>5} {r.corners:>7} {r.reprojection_px:>9.3f} "
+              f"{med:>12.2f} {mx:>12.2f} {100 * r.focal_error:>8.1f}% {r.focal_source:>10}")
+    found = [r for r in results if r.found]
+    all_errors = [e for r in found for e in r.tower_error_mm]
+    print()
+    print(f"card found: {len(found)}/{len(results)}")
+    if found:
+        print(f"median reprojection error: {statistics.median(r.reprojection_px for r in found):.3f} px")
+    if all_errors:
+        print(f"tower bases mapped to the table: median {statistics.median(all_errors):.2f} mm, "
+              f"max {max(all_errors):.2f} mm over {len(all_errors)} towers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Synthetic photos of game tables with exact ground truth, for tests and benchmarks."""

@@ -1,0 +1,56 @@
+"""What a real camera does to a picture: lens distortion, vignetting, exposure, noise, blur, JPEG."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def distort(image: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) -> np.ndarray:
+    """The image a lens with `distortion` would record, from an ideal pinhole rendering."""
+    if not np.any(distortion):
+        return image
+    h, w = image.shape[:2]
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    pts = np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+    ideal = cv2.undistortPoints(pts, matrix, distortion, P=matrix).reshape(h, w, 2)
+    return cv2.remap(image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def vignette(image: np.ndarray, strength: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    return image * (1 - strength * r2)[..., None]
+
+
+def camera_response(image: np.ndarray, exposure: float, white_balance: np.ndarray, gamma: float) -> np.ndarray:
+    """Linear light to 8-bit-like values: exposure, a white-balance error and a tone curve."""
+    scaled = np.clip(image * exposure * white_balance[None, None, :] / 255.0, 0, 1)
+    return 255.0 * scaled ** (1.0 / gamma)
+
+
+def sensor_noise(image: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
+    if sigma <= 0:
+        return image
+    shot = np.sqrt(np.clip(image, 0, 255) / 255.0)
+    return image + rng.normal(0, 1, image.shape).astype(np.float32) * sigma * (0.4 + shot)
+
+
+def blur(image: np.ndarray, sigma: float, motion_px: float, angle: float) -> np.ndarray:
+    if sigma > 0.2:
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    if motion_px >= 2:
+        size = int(motion_px) | 1
+        kernel = np.zeros((size, size), np.float32)
+        c = size // 2
+        dx, dy = np.cos(angle) * c, np.sin(angle) * c
+        cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 1, cv2.LINE_AA)
+        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+    return image
+
+
+def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)

@@ -1,0 +1,139 @@
+"""Rendering a Scene to a photo: table and card texture, shadows, pieces, clutter, camera effects."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import card_outline_mm, sheet_image
+from tablesight.synthetic import effects, meshes
+from tablesight.synthetic.lighting import shadow_outline
+from tablesight.synthetic.rasterizer import Rasterizer
+from tablesight.synthetic.scene import Scene
+from tablesight.synthetic.table import table_texture
+
+MAX_TEXTURE_SIDE = 3600
+
+
+def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
+    board, profile = scene.board, scene.profile
+    towers = board.tower_map()
+    out = [meshes.tower(t.position, profile, scene.grey, sides=28) for t in board.towers]
+    for w in board.walls:
+        a, b = board.wall_endpoints(w, towers)
+        out.append(meshes.wall(a, b, profile, scene.grey))
+    for k, angle in zip(board.keeps, scene.keep_angles, strict=True):
+        out.append(meshes.keep(k.position, profile, scene.keep_colours[k.color], angle, k.double))
+    for item in scene.clutter:
+        if item.kind == "die":
+            out.append(meshes.die((item.x, item.y), item.size, item.angle, item.colour))
+        elif item.kind == "cup":
+            out.append(meshes.cup((item.x, item.y), item.size, item.size * 2.2, item.colour))
+        else:
+            out.append(meshes.flat_card((item.x, item.y), item.size * 1.4, item.size, item.angle, item.colour))
+    return out
+
+
+def _visible_table_bounds(scene: Scene, supersample: int) -> tuple[float, float, float, float]:
+    w, h = scene.pose.lens.image_size
+    border = np.array([[x, y] for x in np.linspace(0, w, 9) for y in (0, h)]
+                      + [[x, y] for y in np.linspace(0, h, 9) for x in (0, w)], dtype=np.float64)
+    ideal = Lens_ideal(scene).table_point(border)
+    lo, hi = ideal.min(axis=0) - 60, ideal.max(axis=0) + 60
+    centre = (lo + hi) / 2
+    half = np.minimum((hi - lo) / 2, 2500.0)
+    return (*(centre - half), *(centre + half))
+
+
+def Lens_ideal(scene: Scene):  # noqa: N802 - reads as a noun: the pose without lens distortion
+    from tablesight.calibration.camera import CameraPose, Lens
+
+    lens = scene.pose.lens
+    return CameraPose(Lens(lens.matrix, np.zeros(5), lens.image_size), scene.pose.rvec, scene.pose.tvec)
+
+
+def _table_albedo(scene: Scene, rng: np.random.Generator, bounds, px_per_mm: float) -> np.ndarray:
+    x0, y0, x1, y1 = bounds
+    shape = (int((y1 - y0) * px_per_mm), int((x1 - x0) * px_per_mm))
+    return table_texture(scene.table_kind, rng, shape, px_per_mm)
+
+
+def _sheet_albedo(scene: Scene, px_per_mm: float) -> np.ndarray:
+    sheet = sheet_image(dpi=px_per_mm * 25.4).astype(np.float32)[..., None]
+    return np.repeat(scene.ink + (scene.paper - scene.ink) * sheet / 255.0, 3, axis=2)
+
+
+def _shadow_mask(scene: Scene, piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray,
+                 size: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """Where the key light is blocked on the table, in image pixels (soft-edged)."""
+    shadow = np.zeros(size[::-1], np.float32)
+    light = scene.lighting
+    for mesh in piece_meshes:
+        pts = shadow_outline(mesh.vertices(), light.direction)
+        hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+        img = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float64), plane_to_image).reshape(-1, 2)
+        cv2.fillConvexPoly(shadow, np.round(img * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    sigma = max(0.5, light.shadow_blur_mm * px_per_mm / 2)
+    return cv2.GaussianBlur(shadow, (0, 0), sigma)
+
+
+def _scale_near_scene(scene: Scene) -> float:
+    """Image pixels per table millimetre around the card (for sizing the shadow blur)."""
+    pts = scene.pose.project(np.array([[0.0, 0.0], [100.0, 0.0]]))
+    return float(np.linalg.norm(pts[1] - pts[0]) / 100.0)
+
+
+def render(scene: Scene) -> np.ndarray:
+    """The photo of the scene as 8-bit BGR, after all camera effects (JPEG included)."""
+    rng = np.random.default_rng(scene.seed + 7919)
+    lens = scene.pose.lens
+    w, h = lens.image_size
+    ss = 2 if w * h <= 2.2e6 else 1
+    matrix = lens.matrix.copy()
+    matrix[:2] *= ss
+    matrix[:2, 2] += (ss - 1) / 2  # pixel centres stay aligned after downsampling
+    rotation = cv2.Rodrigues(scene.pose.rvec)[0]
+    piece_meshes = scene_meshes(scene)
+
+    bounds = _visible_table_bounds(scene, ss)
+    extent = max(bounds[2] - bounds[0], bounds[3] - bounds[1])
+    px_per_mm = min(3.0, MAX_TEXTURE_SIDE / extent)
+    size = (w * ss, h * ss)
+    # texture pixel → table mm → image pixel
+    plane = matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], scene.pose.tvec])
+    to_mm = np.array([[1 / px_per_mm, 0, bounds[0]], [0, 1 / px_per_mm, bounds[1]], [0, 0, 1]])
+    albedo = cv2.warpPerspective(_table_albedo(scene, rng, bounds, px_per_mm), plane @ to_mm, size,
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    sheet_px_per_mm = 4.0
+    ox, oy = card_outline_mm()[0]
+    sheet_to_mm = np.array([[1 / sheet_px_per_mm, 0, ox], [0, 1 / sheet_px_per_mm, oy], [0, 0, 1]])
+    sheet = _sheet_albedo(scene, sheet_px_per_mm)
+    warped = cv2.warpPerspective(sheet, plane @ sheet_to_mm, size, flags=cv2.INTER_AREA)
+    coverage = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), plane @ sheet_to_mm, size,
+                                   flags=cv2.INTER_LINEAR)[..., None]
+    albedo = albedo * (1 - coverage) + warped * coverage
+    scale_px_per_mm = _scale_near_scene(scene) * ss
+    shadow = _shadow_mask(scene, piece_meshes, plane, size, scale_px_per_mm)
+    light = scene.lighting
+    background = albedo * (light.ambient + light.table_light * (1 - light.shadow_strength * shadow))[..., None]
+    background = background * light.colour[None, None, :]
+
+    raster = Rasterizer(matrix, rotation, scene.pose.tvec, (w * ss, h * ss), background)
+    for mesh in piece_meshes:
+        raster.draw(mesh, scene.lighting)
+    image = raster.image
+    if ss > 1:
+        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+
+    fx = scene.effects
+    image = effects.distort(image, lens.matrix, lens.distortion)
+    image = effects.vignette(image, fx["vignette"])
+    image = effects.camera_response(image, fx["exposure"], np.array(fx["white_balance"]), fx["gamma"])
+    image = effects.blur(image, fx["blur"], fx["motion_px"], float(rng.uniform(0, math.pi)))
+    image = effects.sensor_noise(image, rng, fx["noise"])
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    return effects.jpeg_round_trip(image, fx["jpeg_quality"])
+
+

@@ -1,0 +1,251 @@
+"""Random table scenes: a board model laid out beside the card, clutter, a camera and the light.
+
+Everything is drawn from one seed so a scene can be rebuilt exactly. The ranges are
+deliberately wide (any heading, 0–40° tilt, wide and narrow lenses, four table kinds,
+warm/cool/flash light, strong and soft shadows) so that passing on these scenes means
+something for real photos.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.board import Board
+from tablesight.synthetic.lighting import Lighting
+from tablesight.synthetic.table import TABLE_KINDS
+
+IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
+KEEP_HUES = {"red": (-0.03, 0.02), "blue": (0.57, 0.64), "yellow": (0.12, 0.16), "green": (0.27, 0.40)}
+
+
+@dataclass(frozen=True)
+class ClutterItem:
+    kind: str  # "die", "card", "cup"
+    x: float
+    y: float
+    angle: float
+    size: float
+    colour: tuple[float, float, float]
+
+
+@dataclass
+class Scene:
+    seed: int
+    board: Board  # the truth, in table millimetres
+    keep_angles: tuple[float, ...]
+    profile: PieceProfile
+    grey: tuple[float, float, float]
+    keep_colours: dict[str, tuple[float, float, float]]
+    clutter: list[ClutterItem]
+    pose: CameraPose
+    lighting: Lighting
+    light_kind: str
+    table_kind: str
+    paper: float
+    ink: float
+    effects: dict = field(default_factory=dict)
+
+    def describe(self) -> dict:
+        return {"seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
+                "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
+                "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
+                **{k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.effects.items()}}
+
+
+def _hsv_to_bgr(h: float, s: float, v: float) -> tuple[float, float, float]:
+    r, g, b = colorsys.hsv_to_rgb(h % 1.0, s, v)
+    return (b * 255, g * 255, r * 255)
+
+
+def keep_colour(rng: np.random.Generator, colour: str) -> tuple[float, float, float]:
+    lo, hi = KEEP_HUES[colour]
+    return _hsv_to_bgr(rng.uniform(lo, hi), rng.uniform(0.6, 0.95), rng.uniform(0.55, 0.95))
+
+
+def grey_colour(rng: np.random.Generator) -> tuple[float, float, float]:
+    level = rng.uniform(100, 185)
+    tint = rng.uniform(-5, 5, 3)
+    return tuple(float(level + t) for t in tint)
+
+
+def _bbox_overlap(a, b, margin: float) -> bool:
+    return not (a[2] + margin < b[0] or b[2] + margin < a[0] or a[3] + margin < b[1] or b[3] + margin < a[1])
+
+
+def _bounds(points: np.ndarray) -> tuple[float, float, float, float]:
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def place_castle(board: Board, rng: np.random.Generator) -> tuple[Board, tuple[float, ...]]:
+    """The board rotated any way and set beside the card, with hand-placement jitter."""
+    angle = rng.uniform(0, 360)
+    moved = board.transformed(angle)
+    points = np.array([t.position for t in moved.towers] + [k.position for k in moved.keeps]).reshape(-1, 2)
+    if len(points) == 0:
+        points = np.zeros((1, 2))
+    centre = (points.min(axis=0) + points.max(axis=0)) / 2
+    card = _bounds(card_outline_mm())
+    card_centre = np.array([(card[0] + card[2]) / 2, (card[1] + card[3]) / 2])
+    direction = rng.uniform(0, 2 * math.pi)
+    unit = np.array([math.cos(direction), math.sin(direction)])
+    gap = rng.uniform(25, 140)
+    distance = 50.0
+    while True:
+        offset = card_centre + unit * distance - centre
+        if not _bbox_overlap(_bounds(points + offset), card, gap):
+            break
+        distance += 10.0
+    moved = moved.transformed(0.0, float(offset[0]), float(offset[1]))
+    towers = tuple(replace(t, x=t.x + rng.normal(0, 0.8), y=t.y + rng.normal(0, 0.8)) for t in moved.towers)
+    keeps = tuple(replace(k, x=k.x + rng.uniform(-7, 7), y=k.y + rng.uniform(-7, 7)) for k in moved.keeps)
+    walls = tuple(replace(w, start=_shift(w.start, offset_jitter=rng), end=_shift(w.end, offset_jitter=rng))
+                  for w in moved.walls)
+    keep_angles = tuple(float(rng.uniform(0, math.pi / 2)) for _ in keeps)
+    return Board(towers, walls, keeps), keep_angles
+
+
+def _shift(point, offset_jitter: np.random.Generator):
+    if point is None:
+        return None
+    return (point[0] + offset_jitter.normal(0, 0.8), point[1] + offset_jitter.normal(0, 0.8))
+
+
+def scatter_clutter(board: Board, rng: np.random.Generator, occlude_card: bool) -> list[ClutterItem]:
+    """Dice, playing cards and a cup near the castle, never on it; sometimes one over the card."""
+    pieces = np.array([t.position for t in board.towers] + [k.position for k in board.keeps]).reshape(-1, 2)
+    castle = _bounds(pieces) if len(pieces) else (0, 0, 0, 0)
+    card = _bounds(card_outline_mm())
+    union = (min(castle[0], card[0]), min(castle[1], card[1]), max(castle[2], card[2]), max(castle[3], card[3]))
+    items: list[ClutterItem] = []
+    for _ in range(int(rng.integers(0, 6))):
+        kind = str(rng.choice(["die", "die", "card", "card", "cup"]))
+        size = {"die": rng.uniform(12, 18), "card": rng.uniform(55, 65), "cup": rng.uniform(35, 45)}[kind]
+        for _attempt in range(30):
+            x = rng.uniform(union[0] - 150, union[2] + 150)
+            y = rng.uniform(union[1] - 150, union[3] + 150)
+            box = (x - size * 1.6, y - size * 1.6, x + size * 1.6, y + size * 1.6)
+            if not _bbox_overlap(box, castle, 30) and not _bbox_overlap(box, card, 10):
+                items.append(ClutterItem(kind, x, y, float(rng.uniform(0, math.pi)), size, _clutter_colour(rng)))
+                break
+    if occlude_card:
+        corner = card_outline_mm()[rng.integers(4)]
+        items.append(ClutterItem("card", float(corner[0]), float(corner[1]), float(rng.uniform(0, math.pi)),
+                                 60.0, _clutter_colour(rng)))
+    return items
+
+
+def _clutter_colour(rng: np.random.Generator) -> tuple[float, float, float]:
+    return tuple(float(c) for c in rng.uniform(20, 240, 3))
+
+
+def random_lighting(rng: np.random.Generator, camera_centre: np.ndarray) -> tuple[Lighting, str]:
+    kind = str(rng.choice(["lamp", "daylight", "overcast", "flash"]))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    elevation = math.radians(rng.uniform(25, 85))
+    direction = np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
+                          -math.sin(elevation)])
+    colour = {"lamp": np.array([0.72, 0.9, 1.12]), "daylight": np.array([1.12, 1.02, 0.9]),
+              "overcast": np.array([1.05, 1.0, 0.95]), "flash": np.array([1.0, 1.0, 1.0])}[kind]
+    colour = colour * rng.uniform(0.95, 1.05, 3)
+    if kind == "flash":
+        direction = -camera_centre / np.linalg.norm(camera_centre)
+        direction = -direction if direction[2] > 0 else direction
+        return Lighting(direction, colour, 0.25, 0.85, 0.6, 0.7, 1.0), kind
+    if kind == "overcast":
+        return Lighting(direction, colour, 0.65, 0.35, 0.1, 0.5, rng.uniform(10, 30)), kind
+    hard = rng.uniform(0.5, 14)
+    return Lighting(direction, colour, rng.uniform(0.25, 0.5), rng.uniform(0.55, 0.85), 0.35,
+                    rng.uniform(0.45, 0.8), hard), kind
+
+
+def _look_at(centre: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.ndarray:
+    forward = target - centre
+    forward /= np.linalg.norm(forward)
+    right = np.cross(up_hint, forward)
+    if np.linalg.norm(right) < 1e-6:
+        right = np.cross(np.array([0.0, 1.0, 0.0]), forward)
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    return np.stack([right, down, forward])  # rows: camera x, y, z in board frame
+
+
+def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_points: np.ndarray,
+                  crop_card: bool, image_size: tuple[int, int] | None = None) -> CameraPose:
+    """A camera 0–40° from straight down, any heading, framing the scene (or cutting the card)."""
+    size = IMAGE_SIZES[rng.integers(len(IMAGE_SIZES))]
+    size = image_size or size
+    fov = math.radians(rng.uniform(48, 78))
+    focal = max(size) / 2 / math.tan(fov / 2)
+    distortion = np.array([rng.uniform(-0.22, 0.06), rng.uniform(-0.05, 0.08), 0, 0, 0])
+    lens = Lens(np.array([[focal, 0, size[0] / 2], [0, focal, size[1] / 2], [0, 0, 1]]), distortion, size)
+    tilt = math.radians(rng.uniform(0, 40))
+    heading = rng.uniform(0, 2 * math.pi)
+    lo, hi = scene_points.min(axis=0), scene_points.max(axis=0)
+    target = np.append((lo + hi) / 2 + rng.normal(0, 15, 2), 0.0)
+    if crop_card:
+        card_centre = card_outline_mm().mean(axis=0)
+        target[:2] += (target[:2] - card_centre) * rng.uniform(0.35, 0.6)
+    view = np.array([math.sin(tilt) * math.cos(heading), math.sin(tilt) * math.sin(heading), math.cos(tilt)])
+    up = np.array([math.cos(rng.uniform(0, 2 * math.pi)), math.sin(rng.uniform(0, 2 * math.pi)), 0.0])
+    margin = rng.uniform(0.02, 0.12)
+    points = np.vstack([np.column_stack([scene_points, np.zeros(len(scene_points))]), tall_points])
+    if crop_card:
+        points = np.vstack([np.column_stack([scene_points[:-4], np.zeros(len(scene_points) - 4)]), tall_points])
+    distance = 200.0
+    while distance < 20000:
+        centre = target - view * distance
+        rotation = _look_at(centre, target, up)
+        pose = CameraPose(Lens.pinhole(focal, size), cv2.Rodrigues(rotation)[0].ravel(), -rotation @ centre)
+        cam = points @ rotation.T - rotation @ centre
+        if cam[:, 2].min() > 50:
+            pix = pose.project(points[:, :2], -points[:, 2])
+            inside = ((pix[:, 0] > margin * size[0]) & (pix[:, 0] < (1 - margin) * size[0])
+                      & (pix[:, 1] > margin * size[1]) & (pix[:, 1] < (1 - margin) * size[1]))
+            if inside.all():
+                break
+        distance *= 1.04
+    return CameraPose(lens, pose.rvec, pose.tvec)
+
+
+def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
+                 image_size: tuple[int, int] | None = None) -> Scene:
+    """A full random scene around `board` (in simulator coordinates), reproducible from `seed`."""
+    rng = np.random.default_rng(seed)
+    profile = profile or PieceProfile()
+    placed, keep_angles = place_castle(board, rng)
+    occlude_card = rng.random() < 0.15
+    crop_card = rng.random() < 0.1
+    clutter = scatter_clutter(placed, rng, occlude_card)
+    floor = [t.position for t in placed.towers] + [k.position for k in placed.keeps]
+    floor += [p for w in placed.walls for p in (w.start, w.end) if p is not None]
+    floor_pts = np.array(floor + [tuple(p) for p in card_outline_mm()], dtype=np.float64)
+    tall = [(*t.position, -profile.tower_height) for t in placed.towers]
+    tall += [(*k.position, -profile.keep_height * (2 if k.double else 1)) for k in placed.keeps]
+    pose = random_camera(rng, floor_pts, np.array(tall, dtype=np.float64).reshape(-1, 3),
+                         crop_card and image_size is None, image_size)
+    lighting, light_kind = random_lighting(rng, pose.centre)
+    colours = {c: keep_colour(rng, c) for c in ("red", "blue", "yellow", "green")}
+    effects = {
+        "exposure": float(rng.uniform(0.75, 1.3)),
+        "white_balance": [float(v) for v in rng.uniform(0.88, 1.12, 3)],
+        "gamma": float(rng.uniform(1.0, 1.25)),
+        "vignette": float(rng.uniform(0, 0.35) if light_kind != "flash" else rng.uniform(0.3, 0.55)),
+        "noise": float(rng.choice([0.0, 1.5, 3.0, 5.0])),
+        "blur": float(rng.choice([0.0, 0.0, 0.6, 1.1])),
+        "motion_px": float(rng.choice([0.0, 0.0, 0.0, 3.0])),
+        "jpeg_quality": int(rng.integers(60, 96)),
+        "occluded_card": bool(occlude_card),
+        "cropped_card": bool(crop_card),
+    }
+    return Scene(seed, placed, keep_angles, profile, grey_colour(rng), colours, clutter, pose, lighting,
+                 light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
+                 float(rng.uniform(12, 45)), effects)

@@ -1,0 +1,93 @@
+"""Finding the card: homography, pose, focal length, hard views and no card."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.card import board_object_points
+from tablesight.calibration.card_detection import find_card, focal_from_homography
+from tablesight.calibration.lens_calibration import calibrate_lens
+from tablesight.synthetic.card_views import card_view
+
+LENS = Lens(np.array([[1100.0, 0, 645], [0, 1100, 355], [0, 0, 1]]), np.array([-0.15, 0.04, 0, 0, 0]),
+            (1280, 720))
+
+
+@pytest.fixture(scope="module")
+def views():
+    rng = np.random.default_rng(11)
+    return [card_view(LENS, rng) for _ in range(10)]
+
+
+def test_homography_and_pose_match_the_true_camera(views):
+    image, truth = views[0]
+    found = find_card(image, lens=LENS)
+    assert found is not None and found.corner_count >= 20
+    assert found.reprojection_px < 0.5
+    corners = board_object_points()[:, :2]
+    assert np.abs(found.table_to_image(corners) - truth.project(corners)).max() < 1.0
+    assert np.linalg.norm(found.pose.centre - truth.centre) < 10.0  # mm, camera ~0.5 m away
+    # A point 36 mm above the table (a tower top) lands where the true camera sees it.
+    top = np.array([[100.0, 60.0]])
+    assert np.linalg.norm(found.table_to_image(top, 36.0) - truth.project(top, 36.0)) < 1.5
+
+
+def test_image_to_table_inverts_table_to_image(views):
+    found = find_card(views[1][0], lens=LENS)
+    points = np.array([[10.0, 20.0], [300.0, -50.0], [120.0, 160.0]])
+    for height in (0.0, 26.0):
+        back = found.image_to_table(found.table_to_image(points, height), height)
+        assert np.abs(back - points).max() < 1e-3  # mm; lens undistortion is iterative
+
+
+def test_focal_length_is_read_from_a_tilted_card():
+    rng = np.random.default_rng(3)
+    ideal = Lens.pinhole(1100.0, (1280, 720))
+    for _ in range(3):
+        image, truth = card_view(ideal, rng)
+        homography, _ = cv2.findHomography(board_object_points()[:, :2], truth.project(board_object_points()[:, :2]))
+        assert abs(focal_from_homography(homography, (1280, 720)) / 1100.0 - 1) < 0.01
+        found = find_card(image)
+        if truth.tilt_deg > 20:
+            assert found.focal_source == "card"
+            assert abs(found.pose.lens.focal / 1100.0 - 1) < 0.05
+
+
+def test_small_partly_hidden_and_colour_cast_cards_are_found(views):
+    image, truth = views[2]
+    # Hide a third of the card under a grey block, tint the photo warm and shrink it.
+    corners = truth.project(board_object_points()[:, :2])
+    x0, y0 = corners.min(axis=0).astype(int)
+    x1, _ = corners.max(axis=0).astype(int)
+    hidden = image.copy()
+    hidden[:, x0:x0 + (x1 - x0) // 3] = 120
+    warm = np.clip(cv2.cvtColor(hidden, cv2.COLOR_GRAY2BGR) * np.array([0.7, 0.95, 1.25]), 0, 255).astype(np.uint8)
+    assert find_card(warm) is not None
+    # The card about 1/12 of the frame width: paste a reduced photo into a big empty frame.
+    card_width = x1 - x0
+    scale = (3000 / 12) / card_width
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    frame = np.full((2000, 3000), 110, np.uint8)
+    frame[500:500 + small.shape[0], 900:900 + small.shape[1]] = small
+    found = find_card(frame)
+    assert found is not None and found.corner_count >= 10
+
+
+def test_no_card_is_reported_as_none():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+    assert find_card(noise) is None
+    assert find_card(np.full((480, 640, 3), 200, np.uint8)) is None
+
+
+def test_lens_calibration_recovers_focal_and_principal_point(views):
+    result = calibrate_lens([(str(i), image) for i, (image, _) in enumerate(views)])
+    assert result.views_used == 10
+    assert abs(result.lens.focal / LENS.focal - 1) < 0.01
+    assert np.linalg.norm(np.subtract(result.lens.principal_point, LENS.principal_point)) < 5.0
+
+
+def test_pose_reports_tilt():
+    pose = CameraPose(LENS, np.zeros(3), np.array([0.0, 0.0, 500.0]))
+    assert pose.tilt_deg == pytest.approx(0.0)
