@@ -63,33 +63,44 @@ def _detector() -> cv2.aruco.CharucoDetector:
     return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
 
 
-def _detect_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    corners, ids, _, _ = _detector().detectBoard(grey)
+def _detect_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    corners, ids, marker_corners, marker_ids = _detector().detectBoard(grey)
     if ids is None or len(ids) < MIN_CORNERS:
         return None
-    return corners.reshape(-1, 2).astype(np.float32), ids.ravel()
+    markers = np.concatenate([m.reshape(4, 2) for m in marker_corners]) if marker_ids is not None else np.zeros((0, 2))
+    marker_ids = marker_ids.ravel() if marker_ids is not None else np.zeros(0, int)
+    return corners.reshape(-1, 2).astype(np.float32), ids.ravel(), markers.astype(np.float32), marker_ids
 
 
 def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """ChArUco corners (pixels, ids) refined to sub-pixel accuracy, or None."""
+    found = find_card_points(grey)
+    return None if found is None else (found[0], found[1])
+
+
+def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
     scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     found = None
     if scale < 1.0:
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         found = _detect_corners(small)
         if found is not None:
-            found = (found[0] / scale, found[1])
+            found = (found[0] / scale, found[1], found[2] / scale, found[3])
     if found is None:
         found = _detect_corners(grey)
     if found is None:
         return None
-    pixels, ids = found
+    pixels, ids, markers, marker_ids = found
     square_px = _square_size_px(pixels, ids)
     # Stay inside the white margin around the corner: the markers start square/8 away.
     window = int(np.clip(square_px / 10, 2, 10))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.005)
     refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).copy(), (window, window), (-1, -1), criteria)
-    return refined.reshape(-1, 2).astype(np.float64), ids
+    board_markers = charuco_board().getObjPoints()
+    marker_table = np.concatenate([np.asarray(board_markers[i])[:, :2] for i in marker_ids]) if len(marker_ids) \
+        else np.zeros((0, 2))
+    return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 
 def _square_size_px(pixels: np.ndarray, ids: np.ndarray) -> float:
@@ -159,18 +170,22 @@ def _median_colour(image: np.ndarray, pose: CameraPose, table_points: list) -> n
 def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | None = None) -> CardDetection | None:
     """The card in a BGR (or grey) photo, or None when it is not visible."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found = find_corners(grey)
+    found = find_card_points(grey)
     if found is None:
         return None
-    pixels, ids = found
+    pixels, ids, marker_pixels, marker_table = found
     table = board_object_points()[ids, :2]
     size = (grey.shape[1], grey.shape[0])
     if lens is not None:
         lens, source = lens.for_size(size), "profile"
     else:
         lens, source = _lens_from_card(table, pixels, size, focal_35mm)
-    homography, _ = cv2.findHomography(table, lens.undistort_points(pixels))
-    pose = _solve_pose(lens, table, pixels)
+        lens = _distortion_from_card(lens, np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels]),
+                                     fix_focal=source != "card")
+    # The marker corners add points all over the card: a steadier pose for the castle beside it.
+    all_table, all_pixels = np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels])
+    homography, _ = cv2.findHomography(all_table, lens.undistort_points(all_pixels))
+    pose = _solve_pose(lens, all_table, all_pixels)
     residual = np.linalg.norm(pose.project(table) - pixels, axis=1)
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     white, black = _card_levels(colour, pose)
@@ -188,3 +203,28 @@ def _lens_from_card(table: np.ndarray, pixels: np.ndarray, size: tuple[int, int]
     if _solve_pose(lens, table, pixels).tilt_deg < MIN_TILT_FOR_FOCAL_DEG:
         return fallback, "exif" if focal_35mm else "default"
     return lens, "card"
+
+
+def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix_focal: bool) -> Lens:
+    """Radial distortion (k1) read from the card's own straight lines in this one photo.
+
+    Without a camera profile, distortion bends everything away from the card; one
+    view of ~90 card points pins k1 down well enough to map the castle beside it.
+    """
+    if len(table) < 20:
+        return lens
+    obj = [np.column_stack([table, np.zeros(len(table))]).astype(np.float32)]
+    img = [pixels.astype(np.float32).reshape(-1, 1, 2)]
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    if fix_focal:
+        flags |= cv2.CALIB_FIX_FOCAL_LENGTH
+    try:
+        rms, matrix, distortion, _, _ = cv2.calibrateCamera(obj, img, lens.image_size, lens.matrix.copy(),
+                                                            np.zeros(5), flags=flags)
+    except cv2.error:
+        return lens
+    k1 = float(distortion.ravel()[0])
+    if not np.isfinite(rms) or abs(k1) > 0.6:
+        return lens
+    return Lens(matrix, distortion.ravel(), lens.image_size)

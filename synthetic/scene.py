@@ -23,6 +23,8 @@ from tablesight.synthetic.lighting import Lighting
 from tablesight.synthetic.table import TABLE_KINDS
 
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
+MIN_CARD_PX_PER_MM = 0.75  # an ArUco bit needs about 3 pixels to be read
+MAX_SIDE = 2600
 KEEP_HUES = {"red": (-0.03, 0.02), "blue": (0.57, 0.64), "yellow": (0.12, 0.16), "green": (0.27, 0.40)}
 
 
@@ -185,7 +187,11 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
     size = image_size or size
     fov = math.radians(rng.uniform(48, 78))
     focal = max(size) / 2 / math.tan(fov / 2)
-    distortion = np.array([rng.uniform(-0.22, 0.06), rng.uniform(-0.05, 0.08), 0, 0, 0])
+    # Phones correct their lens in camera (nearly rectilinear); webcams are often barrel-shaped.
+    if rng.random() < 0.55:
+        distortion = np.array([rng.uniform(-0.03, 0.03), 0.0, 0, 0, 0])
+    else:
+        distortion = np.array([rng.uniform(-0.25, -0.03), rng.uniform(-0.02, 0.06), 0, 0, 0])
     lens = Lens(np.array([[focal, 0, size[0] / 2], [0, focal, size[1] / 2], [0, 0, 1]]), distortion, size)
     tilt = math.radians(rng.uniform(0, 40))
     heading = rng.uniform(0, 2 * math.pi)
@@ -213,6 +219,16 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
             if inside.all():
                 break
         distance *= 1.04
+    card_px = pose.project(card_outline_mm())
+    px_per_mm = float(np.linalg.norm(card_px[1] - card_px[0])) / float(np.linalg.norm(card_outline_mm()[1]
+                                                                                        - card_outline_mm()[0]))
+    if px_per_mm < MIN_CARD_PX_PER_MM and image_size is None:
+        # A photographer whose card is too small to read takes a bigger photo (more megapixels).
+        scale = min(MIN_CARD_PX_PER_MM / px_per_mm, MAX_SIDE / max(size))
+        size = (int(size[0] * scale) // 2 * 2, int(size[1] * scale) // 2 * 2)
+        matrix = lens.matrix.copy()
+        matrix[:2] *= scale
+        lens = Lens(matrix, distortion, size)
     return CameraPose(lens, pose.rvec, pose.tvec)
 
 

@@ -1,0 +1,80 @@
+"""Carving solid pieces out of several rectified planes.
+
+A point (x, y) of the table holds a piece of height H when the rays through (x, y, h)
+for every h below H all meet that piece's colour. Rectifying the photo's pixel
+classes onto planes at several heights and AND-ing them removes the parts of tall
+pieces that merely lean over the table in a tilted view, leaving each piece's
+footprint at its true place. (Straight down, the planes coincide and the footprint
+is the piece's slightly enlarged top view, which is still at the right place.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.segmentation import TableModel, colour_features, grey_mask, keep_masks
+from tablesight.vision.table_view import Region, TableView
+
+KEEP_COLOURS = ("red", "blue", "yellow", "green")
+
+
+@dataclass(frozen=True)
+class PixelClasses:
+    """Pixel classes of the undistorted photo (uint8 masks, 255 = member)."""
+
+    grey: np.ndarray
+    keeps: dict[str, np.ndarray]
+
+
+def classify_pixels(view: TableView, table: TableModel) -> PixelClasses:
+    normalised = view.image.astype(np.float32) * view.gain + view.offset
+    feats = colour_features(normalised)
+    grey = grey_mask(feats, table)
+    keeps = keep_masks(feats, table)
+    # Keep colours bleed a pixel into grey neighbours through JPEG's halved colour resolution.
+    return PixelClasses(grey.astype(np.uint8) * 255, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+
+
+def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
+    warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
+    return cv2.warpPerspective(mask, warp, region.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) > 127
+
+
+def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Region) -> np.ndarray:
+    solid = None
+    for h in heights:
+        plane = warp_mask(view, mask, h, region)
+        solid = plane if solid is None else solid & plane
+    return solid
+
+
+def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
+                  px_per_mm: float) -> Region | None:
+    """The window of table holding grey and keep-coloured pieces (not the card), or None."""
+    extent = view.table_extent()
+    coarse = Region(*extent, 0.5)
+    pieces = carve(view, classes.grey, [0.0, profile.wall_height * 0.6], coarse)
+    for mask in classes.keeps.values():
+        pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
+    card = np.zeros_like(pieces, np.uint8)
+    outline = card_outline_mm()
+    grown = outline + np.sign(outline - outline.mean(axis=0)) * 12
+    cv2.fillConvexPoly(card, np.round(coarse.to_pixels(grown)).astype(np.int32), 1)
+    pieces &= card == 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
+    min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
+    boxes = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    if not boxes:
+        return None
+    x0 = min(b[0] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    x1 = max(b[0] + b[2] for b in boxes)
+    y1 = max(b[1] + b[3] for b in boxes)
+    lo = coarse.to_mm(np.array([x0, y0])) - 40
+    hi = coarse.to_mm(np.array([x1, y1])) + 40
+    return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)

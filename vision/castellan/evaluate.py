@@ -1,0 +1,151 @@
+"""Accuracy of photo reading against truth: per-piece precision/recall, keep colours, exact boards
+and exact scores, broken down by tilt, light and table; plus time per stage.
+
+Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tablesight.inputs import read_photo
+from tablesight.scoring.castellan.board import Board
+from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.report import score_board
+from tablesight.vision.castellan.reader import CastellanReader
+
+MATCH_MM = 12.0
+KINDS = ("tower", "short", "long", "keep")
+
+
+@dataclass
+class PhotoScore:
+    name: str
+    scene: dict
+    counts: dict[str, Counter] = field(default_factory=dict)  # kind → tp/fp/fn
+    keep_colour_right: int = 0
+    keep_colour_total: int = 0
+    board_exact: bool = False
+    scores_exact: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def _match(truth_pts, read_pts, tolerance) -> list[tuple[int, int]]:
+    """Greedy nearest pairs within tolerance (pieces are far apart compared to the tolerance)."""
+    pairs = sorted((math.dist(a, b), i, j) for i, a in enumerate(truth_pts) for j, b in enumerate(read_pts)
+                   if math.dist(a, b) < tolerance)
+    used_t, used_r, out = set(), set(), []
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_r:
+            used_t.add(i)
+            used_r.add(j)
+            out.append((i, j))
+    return out
+
+
+def _wall_points(board: Board) -> dict[str, list[tuple[float, float]]]:
+    towers = board.tower_map()
+    out: dict[str, list] = {"short": [], "long": []}
+    for w in board.walls:
+        a, b = board.wall_endpoints(w, towers)
+        out[w.kind].append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+    return out
+
+
+def compare(truth: Board, read: Board | None) -> tuple[dict[str, Counter], int, int]:
+    read = read or Board()
+    counts = {}
+    pairs = _match([t.position for t in truth.towers], [t.position for t in read.towers], MATCH_MM)
+    counts["tower"] = Counter(tp=len(pairs), fp=len(read.towers) - len(pairs), fn=len(truth.towers) - len(pairs))
+    tw, rw = _wall_points(truth), _wall_points(read)
+    for kind in ("short", "long"):
+        pairs = _match(tw[kind], rw[kind], MATCH_MM)
+        counts[kind] = Counter(tp=len(pairs), fp=len(rw[kind]) - len(pairs), fn=len(tw[kind]) - len(pairs))
+    pairs = _match([k.position for k in truth.keeps], [k.position for k in read.keeps], 2 * MATCH_MM)
+    right = sum(truth.keeps[i].color == read.keeps[j].color for i, j in pairs)
+    exact = sum(truth.keeps[i].color == read.keeps[j].color and truth.keeps[i].double == read.keeps[j].double
+                for i, j in pairs)
+    counts["keep"] = Counter(tp=exact, fp=len(read.keeps) - exact, fn=len(truth.keeps) - exact)
+    return counts, right, len(pairs)
+
+
+def evaluate_photo(path: Path, reader: CastellanReader) -> PhotoScore:
+    truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+    truth = board_from_dict(truth_doc["board"])
+    photo = read_photo(path)
+    reading = reader.read(photo.image, photo.focal_35mm)
+    result = PhotoScore(path.name, truth_doc["scene"], timings_ms=reading.timings_ms)
+    result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, reading.board)
+    result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
+    if reading.board is not None:
+        boxes = truth_doc.get("boxes")
+        got = score_board(reading.board, boxes=boxes).to_dict()
+        result.scores_exact = got["scores"] == truth_doc["report"]["scores"]
+    return result
+
+
+def _bucket(scene: dict) -> dict[str, str]:
+    tilt = scene["tilt_deg"]
+    return {"tilt": "0-10°" if tilt < 10 else "10-25°" if tilt < 25 else "25-40°",
+            "light": scene["light"], "table": scene["table"]}
+
+
+def print_tables(results: list[PhotoScore]) -> None:
+    total = {k: Counter() for k in KINDS}
+    for r in results:
+        for k in KINDS:
+            total[k].update(r.counts[k])
+    print(f"{'piece':<8} {'precision':>9} {'recall':>7} {'tp':>6} {'fp':>5} {'fn':>5}")
+    for k in KINDS:
+        c = total[k]
+        p = c["tp"] / max(c["tp"] + c["fp"], 1)
+        rc = c["tp"] / max(c["tp"] + c["fn"], 1)
+        print(f"{k:<8} {p:>9.3f} {rc:>7.3f} {c['tp']:>6} {c['fp']:>5} {c['fn']:>5}")
+    colour_right = sum(r.keep_colour_right for r in results)
+    colour_total = sum(r.keep_colour_total for r in results)
+    print(f"keep colour accuracy: {colour_right}/{colour_total} = {colour_right / max(colour_total, 1):.3f}")
+    print(f"boards exact: {sum(r.board_exact for r in results)}/{len(results)}, "
+          f"scores exact: {sum(r.scores_exact for r in results)}/{len(results)}")
+    for axis in ("tilt", "light", "table"):
+        groups = defaultdict(list)
+        for r in results:
+            groups[_bucket(r.scene)[axis]].append(r)
+        print(f"\nby {axis}: {'photos':>6} {'boards exact':>12} {'scores exact':>12}")
+        for key in sorted(groups):
+            g = groups[key]
+            print(f"  {key:<12} {len(g):>6} {sum(r.board_exact for r in g) / len(g):>12.2f} "
+                  f"{sum(r.scores_exact for r in g) / len(g):>12.2f}")
+    stages = sorted({s for r in results for s in r.timings_ms})
+    print("\nmedian ms per stage: " + ", ".join(
+        f"{s} {statistics.median(r.timings_ms.get(s, 0.0) for r in results):.0f}" for s in stages)
+          + f"; total {statistics.median(sum(r.timings_ms.values()) for r in results):.0f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    folder = Path(args[0] if args else "samples/castellan/photos")
+    photos = sorted(folder.glob("*.jpg"))
+    reader = CastellanReader()
+    results = []
+    for i, path in enumerate(photos):
+        r = evaluate_photo(path, reader)
+        results.append(r)
+        c = r.counts
+        print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
+              + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS)
+              + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}",
+              flush=True)
+        print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print_tables(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The photo-to-board pipeline for Castellan: one class wiring the stages, timing each."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tablesight.calibration.camera import Lens
+from tablesight.calibration.card_detection import CardDetection, find_card
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
+from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+from tablesight.vision.castellan.carving import PixelClasses, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.keeps import KeepReading, find_keeps, merge_close
+from tablesight.vision.castellan.towers import TowerReading, find_towers
+from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls
+from tablesight.vision.segmentation import TableModel
+from tablesight.vision.table_view import Region, TableView
+
+PX_PER_MM = 2.0
+
+
+@dataclass
+class PhotoReading:
+    """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
+
+    board: Board | None
+    card: CardDetection | None
+    region: Region | None = None
+    towers: list[TowerReading] = field(default_factory=list)
+    walls: list[WallReading] = field(default_factory=list)
+    keeps: list[KeepReading] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class CastellanReader:
+    def __init__(self, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None) -> None:
+        self.profile = profile
+        self.lens = lens
+
+    def read(self, image: np.ndarray, focal_35mm: float | None = None,
+             card: CardDetection | None = None) -> PhotoReading:
+        timings: dict[str, float] = {}
+        with _timed(timings, "card"):
+            card = card or find_card(image, self.lens, focal_35mm)
+        if card is None:
+            return PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+        with _timed(timings, "segment"):
+            view = TableView(image, card)
+            table = TableModel.learn(view)
+            classes = classify_pixels(view, table)
+            region = castle_region(view, classes, self.profile, PX_PER_MM)
+        reading = PhotoReading(None, card, region, timings_ms=timings)
+        if region is None:
+            reading.notes.append("no castle pieces were found beside the card")
+            return reading
+        self._read_pieces(view, classes, region, reading)
+        with _timed(timings, "rebuild"):
+            reading.board = self._board(reading)
+        return reading
+
+    def _read_pieces(self, view: TableView, classes: PixelClasses, region: Region, reading: PhotoReading) -> None:
+        p, timings = self.profile, reading.timings_ms
+        dims = p.dimensions
+        with _timed(timings, "towers"):
+            tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
+            reading.towers = find_towers(carve(view, classes.grey, tops, region), region, dims)
+        with _timed(timings, "walls"):
+            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region)
+            axis = castle_axis(reading.towers, dims, solid, region)
+            reading.walls = find_walls(reading.towers, solid, region, dims, axis)
+        with _timed(timings, "keeps"):
+            keeps = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
+            reading.keeps = keeps
+            for k in keeps:
+                if not k.double_certain:
+                    reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen from straight "
+                                         "above: single or double cannot be told; read as single")
+
+    @staticmethod
+    def _board(reading: PhotoReading) -> Board:
+        towers = tuple(Tower(f"t{i + 1}", round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers))
+        walls = []
+        for n, w in enumerate(reading.walls):
+            ends = (towers[w.start].id, towers[w.end].id if w.end is not None else None)
+            walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
+        keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
+        return Board(towers, tuple(walls), keeps)
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    start = time.perf_counter()
+    yield
+    timings[stage] = timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000

@@ -1,0 +1,129 @@
+"""Walls: straight solids along the castle's axes, read outward from each tower's four sockets.
+
+The rules are the evidence: a wall leaves a tower along one of the castle's two axes;
+it ends in the tower at one wall-length away or stops open at a tower-sized gap; a
+short wall's span is short + tower, a long wall's twice that.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.table_view import Region
+
+FILLED = 0.8  # share of a wall's body that must be seen solid
+STEP_MM = 1.0
+
+
+@dataclass(frozen=True)
+class WallReading:
+    kind: str
+    start: int  # index of the tower it leaves
+    end: int | None  # index of the tower it reaches, None for an open end
+    open_point: tuple[float, float] | None  # where the missing tower would stand
+    filled: float  # share of the body seen solid
+
+
+def castle_axis(towers: list[TowerReading], dims: PieceDimensions, solid: np.ndarray, region: Region) -> float:
+    """The castle's axis angle (radians, in [0, π/2)): from tower neighbours, else from the solid's edges."""
+    reach = dims.centre_spacing("long") * 1.15
+    sx = sy = 0.0
+    for i, a in enumerate(towers):
+        for b in towers[i + 1:]:
+            d = math.hypot(b.x - a.x, b.y - a.y)
+            if 0.7 * dims.centre_spacing("short") < d < reach:
+                angle = math.atan2(b.y - a.y, b.x - a.x)
+                sx += math.cos(4 * angle) / d
+                sy += math.sin(4 * angle) / d
+    if sx == 0 and sy == 0:
+        return _axis_from_edges(solid)
+    return (math.atan2(sy, sx) / 4) % (math.pi / 2)
+
+
+def _axis_from_edges(solid: np.ndarray) -> float:
+    import cv2
+
+    mask = solid.astype(np.float32)
+    gx = cv2.Sobel(mask, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(mask, cv2.CV_32F, 0, 1)
+    weight = np.hypot(gx, gy)
+    angle = np.arctan2(gy, gx)
+    sx, sy = float((weight * np.cos(4 * angle)).sum()), float((weight * np.sin(4 * angle)).sum())
+    return (math.atan2(sy, sx) / 4) % (math.pi / 2) if sx or sy else 0.0
+
+
+def _profile(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float) -> np.ndarray:
+    """Solid or not along a ray, 1 mm steps, tolerant of ±2 mm sideways misalignment."""
+    dist = np.arange(start, stop, STEP_MM)
+    normal = np.array([-direction[1], direction[0]])
+    hits = np.zeros(len(dist), bool)
+    h, w = solid.shape
+    for side in (-2.0, 0.0, 2.0):
+        pts = np.asarray(origin) + np.outer(dist, direction) + side * normal
+        px = np.floor(region.to_pixels(pts)).astype(int)
+        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        vals = np.zeros(len(dist), bool)
+        vals[inside] = solid[px[inside, 1], px[inside, 0]]
+        hits |= vals
+    return hits
+
+
+def _tower_near(towers: list[TowerReading], point, tolerance: float, exclude: int) -> int | None:
+    best, best_d = None, tolerance
+    for j, t in enumerate(towers):
+        d = math.hypot(t.x - point[0], t.y - point[1])
+        if j != exclude and d < best_d:
+            best, best_d = j, d
+    return best
+
+
+def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
+               axis: float) -> list[WallReading]:
+    r = dims.tower_radius
+    short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
+    found: dict[tuple, WallReading] = {}
+    for i, tower in enumerate(towers):
+        for k in range(4):
+            angle = axis + k * math.pi / 2
+            d = np.array([math.cos(angle), math.sin(angle)])
+            origin = np.array(tower.position)
+            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_)
+            if reading is None:
+                continue
+            key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
+            if key not in found or found[key].filled < reading.filled:
+                found[key] = reading
+    return list(found.values())
+
+
+def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_) -> WallReading | None:
+    tolerance = 0.18 * short
+    for kind, spacing in (("short", short), ("long", long_)):
+        j = _tower_near(towers, origin + d * spacing, tolerance, i)
+        if j is None:
+            continue
+        target = np.array(towers[j].position)
+        span = float(np.linalg.norm(target - origin))
+        direction = (target - origin) / span
+        body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        if len(body) and body.mean() >= FILLED:
+            if kind == "long" and _tower_near(towers, origin + direction * span / 2, tolerance, i) is not None:
+                return None  # a tower halfway: two short walls, read from that tower
+            return WallReading(kind, i, j, None, float(body.mean()))
+        if kind == "short":
+            return None  # a tower one short span away but no wall to it: nothing can pass it
+    # No tower at either span: an open wall, as long as the solid run from the socket.
+    ray = _profile(solid, region, origin, d, r + 2, long_ - r + 8)
+    gaps = np.flatnonzero(~ray)
+    run = (gaps[0] if len(gaps) else len(ray)) * STEP_MM
+    if run < 0.75 * dims.short_wall_length:
+        return None
+    kind = "short" if run < (dims.short_wall_length + dims.long_wall_length) / 2 else "long"
+    end = origin + d * dims.centre_spacing(kind)
+    length = dims.short_wall_length if kind == "short" else dims.long_wall_length
+    return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))

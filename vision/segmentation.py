@@ -1,0 +1,116 @@
+"""Pixel classes on a rectified plane: grey plastic, each keep colour, and the table.
+
+Colours are first normalised by the card (paper = 1, ink = 0 per channel), which
+removes exposure and the light's colour cast. The table's own colours are learnt
+from a band of table around the card, so a grey-ish or patterned table is not
+taken for pieces; grey plastic is what is unsaturated and unlike that table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import card_outline_mm
+from tablesight.vision.table_view import Region, TableView
+
+KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}  # OpenCV hue
+MIN_KEEP_SATURATION = 0.35
+MAX_GREY_SATURATION = 0.2
+BINS = (24, 24, 10)
+SECTORS = 8
+
+
+@dataclass(frozen=True)
+class ColourFeatures:
+    value: np.ndarray  # mean of the normalised channels
+    saturation: np.ndarray  # (max - min) / max, 0 for grey
+    hue: np.ndarray  # OpenCV hue 0–180
+    chroma_key: np.ndarray  # histogram bin indices (r, g chromaticity, log value)
+
+
+def colour_features(normalised: np.ndarray) -> ColourFeatures:
+    n = np.clip(normalised, 0.0, 1.6)
+    value = n.mean(axis=2)
+    hi, lo = n.max(axis=2), n.min(axis=2)
+    saturation = (hi - lo) / np.maximum(hi, 0.04)
+    hsv = cv2.cvtColor(np.clip(n / 1.6, 0, 1).astype(np.float32), cv2.COLOR_BGR2HSV)
+    total = np.maximum(n.sum(axis=2), 1e-3)
+    rb = np.clip(n[..., 2] / total * BINS[0] * 1.2, 0, BINS[0] - 1).astype(np.int32)
+    gb = np.clip(n[..., 1] / total * BINS[1] * 1.2, 0, BINS[1] - 1).astype(np.int32)
+    vb = np.clip((np.log2(np.maximum(value, 1 / 64)) + 6) / 6.5 * BINS[2], 0, BINS[2] - 1).astype(np.int32)
+    return ColourFeatures(value, saturation, hsv[..., 0] / 2.0, np.stack([rb, gb, vb], axis=-1))
+
+
+class TableModel:
+    """How likely a colour is to be table, learnt from the table around the card."""
+
+    def __init__(self, histogram: np.ndarray) -> None:
+        self.histogram = histogram
+
+    @classmethod
+    def learn(cls, view: TableView) -> TableModel:
+        """Learn from a band of table around the card. Pieces or clutter may lie in part of the
+        band, so a colour counts as table only where it appears all around the card."""
+        outline = card_outline_mm()
+        lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
+        region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
+        feats = colour_features(view.rectify(0.0, region))
+        inner = np.zeros(region.size[::-1], np.uint8)
+        card_px = region.to_pixels(outline + np.sign(outline - outline.mean(axis=0)) * 15)
+        cv2.fillConvexPoly(inner, np.round(card_px).astype(np.int32), 1)
+        band = (inner == 0) & view.visible(0.0, region)
+        ys, xs = np.nonzero(band)
+        centre = region.to_pixels(outline.mean(axis=0))
+        sector = ((np.arctan2(ys - centre[1], xs - centre[0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+        keys = feats.chroma_key[ys, xs]
+        votes = np.zeros(BINS, np.float32)
+        total = np.zeros(BINS, np.float32)
+        for k in range(SECTORS):
+            hist = np.zeros(BINS, np.float32)
+            chosen = keys[sector == k]
+            if len(chosen) < 50:
+                continue
+            np.add.at(hist, (chosen[:, 0], chosen[:, 1], chosen[:, 2]), 1.0)
+            hist = _smooth(hist)
+            votes += hist > hist.max() * 0.01
+            total += hist / hist.max()
+        seen = sum(1 for k in range(SECTORS) if np.count_nonzero(sector == k) >= 50)
+        keep = votes >= max(1, seen * 0.6)
+        hist = np.where(keep, total, 0.0)
+        return cls(hist / max(float(hist.max()), 1e-9))
+
+    def likelihood(self, feats: ColourFeatures) -> np.ndarray:
+        k = feats.chroma_key
+        return self.histogram[k[..., 0], k[..., 1], k[..., 2]]
+
+
+def _smooth(hist: np.ndarray) -> np.ndarray:
+    """Tolerate small colour shifts and strong shading (shadows) of the same table colour."""
+    hist = cv2.GaussianBlur(hist.reshape(BINS[0], -1), (0, 0), 0.8).reshape(BINS)
+    return _blur_axis(hist, axis=2, sigma=1.2)
+
+
+def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
+    radius = int(3 * sigma)
+    kernel = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
+    kernel /= kernel.sum()
+    return np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, volume)
+
+
+def grey_mask(feats: ColourFeatures, table: TableModel, table_threshold: float = 0.04) -> np.ndarray:
+    """Grey plastic: unsaturated, not too dark, and a colour the table around the card does not have."""
+    return ((feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07)
+            & (table.likelihood(feats) < table_threshold))
+
+
+def keep_masks(feats: ColourFeatures, table: TableModel) -> dict[str, np.ndarray]:
+    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table.likelihood(feats) < 0.08)
+    masks = {}
+    for colour, (lo, hi) in KEEP_HUES.items():
+        hue = feats.hue
+        in_range = ((hue >= lo) & (hue <= hi)) if lo >= 0 else ((hue >= 180 + lo) | (hue <= hi))
+        masks[colour] = strong & in_range
+    return masks

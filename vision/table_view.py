@@ -1,0 +1,94 @@
+"""A photo seen through its card: undistorted once, then rectified onto any plane above the table.
+
+A plane h mm above the table maps to the undistorted image by the homography
+K [r1 r2 t - h r3]. Rectifying onto the plane of a piece's top puts that top at its
+true table position whatever the camera tilt, which is how pieces with height are read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card_detection import CardDetection
+
+
+@dataclass(frozen=True)
+class Region:
+    """An axis-aligned window of the table (mm) sampled at `px_per_mm`."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    px_per_mm: float
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (max(1, int(round((self.x1 - self.x0) * self.px_per_mm))),
+                max(1, int(round((self.y1 - self.y0) * self.px_per_mm))))
+
+    def to_pixels(self, points_mm: np.ndarray) -> np.ndarray:
+        return (np.asarray(points_mm, dtype=np.float64) - [self.x0, self.y0]) * self.px_per_mm
+
+    def to_mm(self, pixels: np.ndarray) -> np.ndarray:
+        return np.asarray(pixels, dtype=np.float64) / self.px_per_mm + [self.x0, self.y0]
+
+    def pixel_to_mm_matrix(self) -> np.ndarray:
+        s = 1.0 / self.px_per_mm
+        return np.array([[s, 0, self.x0 + 0.5 * s], [0, s, self.y0 + 0.5 * s], [0, 0, 1]])
+
+
+class TableView:
+    def __init__(self, image: np.ndarray, card: CardDetection) -> None:
+        self.card = card
+        self.pose = card.pose
+        lens = card.pose.lens
+        if np.any(lens.distortion):
+            self.image = cv2.undistort(image, lens.matrix, lens.distortion)
+        else:
+            self.image = image
+        white, black = card.white_bgr, card.black_bgr
+        span = np.maximum(white - black, 20.0)
+        # Paper white → 1, ink black → 0 in each channel: exposure and white balance from the card.
+        self.gain = (1.0 / span).astype(np.float32)
+        self.offset = (-black / span).astype(np.float32)
+
+    def plane_homography(self, height: float) -> np.ndarray:
+        """Table (x, y) mm on the plane `height` mm above the table → undistorted image pixels."""
+        rotation = self.pose.rotation
+        t = self.pose.tvec.reshape(3) - height * rotation[:, 2]
+        return self.pose.lens.matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
+
+    def rectify(self, height: float, region: Region, normalised: bool = True) -> np.ndarray:
+        """The plane at `height` seen from straight above over `region` (BGR, float 0–1 if normalised)."""
+        warp = self.plane_homography(height) @ region.pixel_to_mm_matrix()
+        out = cv2.warpPerspective(self.image, warp, region.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        if not normalised:
+            return out
+        return out.astype(np.float32) * self.gain + self.offset
+
+    def visible(self, height: float, region: Region) -> np.ndarray:
+        """Mask of the region's pixels that fall inside the photo."""
+        warp = self.plane_homography(height) @ region.pixel_to_mm_matrix()
+        ones = np.full(self.image.shape[:2], 255, np.uint8)
+        return cv2.warpPerspective(ones, warp, region.size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
+
+    def nadir(self) -> np.ndarray:
+        """The table point straight below the camera (pieces lean away from it in the photo)."""
+        return self.pose.centre[:2]
+
+    def table_extent(self, limit_mm: float = 1500.0) -> tuple[float, float, float, float]:
+        """Bounds of the visible table, clipped to `limit_mm` around the card."""
+        h, w = self.image.shape[:2]
+        border = np.array([[x, y] for x in np.linspace(0, w - 1, 7) for y in (0, h - 1)]
+                          + [[x, y] for y in np.linspace(0, h - 1, 7) for x in (0, w - 1)], dtype=np.float64)
+        inverse = np.linalg.inv(self.plane_homography(0.0))
+        pts = cv2.perspectiveTransform(border.reshape(-1, 1, 2), inverse).reshape(-1, 2)
+        centre = np.array([126.0, 90.0])
+        pts = np.clip(pts, centre - limit_mm, centre + limit_mm)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
