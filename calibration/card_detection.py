@@ -17,6 +17,7 @@ from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
 
 MIN_CORNERS = 6
+CLIPPED = 248.0
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
 DETECTION_MAX_SIDE = 1600
 # A straight-down view hides the focal length; below this tilt it is not read from the card.
@@ -154,7 +155,18 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     whites += [(x, rows * SQUARE_MM + 7.5) for x in np.linspace(10, cols * SQUARE_MM - 10, 12)]
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
-    return _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
+    white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
+    return _unclip_white(white, black), black
+
+
+def _unclip_white(white: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """A paper white clipped in some channel (over-exposed) under-states that channel's light.
+    Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones."""
+    clipped = white >= CLIPPED
+    if not clipped.any() or clipped.all() or np.any(black < 3):
+        return white
+    scale = float(np.median(white[~clipped] / black[~clipped]))
+    return np.where(clipped, np.maximum(white, black * scale), white)
 
 
 def _median_colour(image: np.ndarray, pose: CameraPose, table_points: list) -> np.ndarray:
@@ -225,6 +237,9 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     except cv2.error:
         return lens
     k1 = float(distortion.ravel()[0])
-    if not np.isfinite(rms) or abs(k1) > 0.6:
+    w, h = lens.image_size
+    corner_r2 = ((w / 2) ** 2 + (h / 2) ** 2) / float(matrix[0, 0]) ** 2
+    # Reject a k1 that would fold the photo's corners back on themselves (undistortion must stay monotonic).
+    if not np.isfinite(rms) or abs(k1) > 0.5 or 1 + 3 * k1 * corner_r2 < 0.3:
         return lens
     return Lens(matrix, distortion.ravel(), lens.image_size)

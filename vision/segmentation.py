@@ -90,7 +90,7 @@ class TableModel:
 def _smooth(hist: np.ndarray) -> np.ndarray:
     """Tolerate small colour shifts and strong shading (shadows) of the same table colour."""
     hist = cv2.GaussianBlur(hist.reshape(BINS[0], -1), (0, 0), 0.8).reshape(BINS)
-    return _blur_axis(hist, axis=2, sigma=1.2)
+    return _blur_axis(hist, axis=2, sigma=0.7)
 
 
 def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
@@ -100,14 +100,21 @@ def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
     return np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, volume)
 
 
-def grey_mask(feats: ColourFeatures, table: TableModel, table_threshold: float = 0.04) -> np.ndarray:
+def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) -> np.ndarray:
+    """Table likelihood, taking the most table-like value nearby: the blended pixels on the border
+    between two table colours (a tablecloth's pattern) then still count as table."""
+    likelihood = table.likelihood(feats).astype(np.float32)
+    size = 2 * reach_px + 1
+    return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
+
+
+def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 0.04) -> np.ndarray:
     """Grey plastic: unsaturated, not too dark, and a colour the table around the card does not have."""
-    return ((feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07)
-            & (table.likelihood(feats) < table_threshold))
+    return (feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07) & (table_like < table_threshold)
 
 
-def keep_masks(feats: ColourFeatures, table: TableModel) -> dict[str, np.ndarray]:
-    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table.likelihood(feats) < 0.08)
+def keep_masks(feats: ColourFeatures, table_like: np.ndarray) -> dict[str, np.ndarray]:
+    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table_like < 0.08)
     masks = {}
     for colour, (lo, hi) in KEEP_HUES.items():
         hue = feats.hue

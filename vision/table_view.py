@@ -81,7 +81,7 @@ class TableView:
         """The table point straight below the camera (pieces lean away from it in the photo)."""
         return self.pose.centre[:2]
 
-    def table_extent(self, limit_mm: float = 1500.0) -> tuple[float, float, float, float]:
+    def table_extent(self, limit_mm: float = 2500.0) -> tuple[float, float, float, float]:
         """Bounds of the visible table, clipped to `limit_mm` around the card."""
         h, w = self.image.shape[:2]
         border = np.array([[x, y] for x in np.linspace(0, w - 1, 7) for y in (0, h - 1)]

@@ -17,7 +17,7 @@ import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.segmentation import TableModel, colour_features, grey_mask, keep_masks
+from tablesight.vision.segmentation import TableModel, colour_features, grey_mask, keep_masks, table_likeness
 from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
@@ -34,10 +34,14 @@ class PixelClasses:
 def classify_pixels(view: TableView, table: TableModel) -> PixelClasses:
     normalised = view.image.astype(np.float32) * view.gain + view.offset
     feats = colour_features(normalised)
-    grey = grey_mask(feats, table)
-    keeps = keep_masks(feats, table)
-    # Keep colours bleed a pixel into grey neighbours through JPEG's halved colour resolution.
-    return PixelClasses(grey.astype(np.uint8) * 255, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+    grey = grey_mask(feats, table.likelihood(feats))
+    # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
+    keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / view.card.mm_per_pixel())))))
+    # Close the gaps between merlons (about 4 mm) so crenellated tops read as solid.
+    size = max(3, int(round(4.0 / view.card.mm_per_pixel())) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    grey = cv2.morphologyEx(grey.astype(np.uint8) * 255, cv2.MORPH_CLOSE, kernel)
+    return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
 
 
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
@@ -53,19 +57,23 @@ def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Regio
     return solid
 
 
+def card_mask(region: Region, margin_mm: float = 12.0) -> np.ndarray:
+    """The card's sheet (and a margin) on a region: never castle, however grey it looks."""
+    mask = np.zeros(region.size[::-1], np.uint8)
+    outline = card_outline_mm()
+    grown = outline + np.sign(outline - outline.mean(axis=0)) * margin_mm
+    cv2.fillConvexPoly(mask, np.round(region.to_pixels(grown)).astype(np.int32), 1)
+    return mask > 0
+
+
 def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
                   px_per_mm: float) -> Region | None:
     """The window of table holding grey and keep-coloured pieces (not the card), or None."""
     extent = view.table_extent()
     coarse = Region(*extent, 0.5)
+    # Grey pieces only: keeps stand inside courtyards, and a colourful tablecloth must not widen the window.
     pieces = carve(view, classes.grey, [0.0, profile.wall_height * 0.6], coarse)
-    for mask in classes.keeps.values():
-        pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
-    card = np.zeros_like(pieces, np.uint8)
-    outline = card_outline_mm()
-    grown = outline + np.sign(outline - outline.mean(axis=0)) * 12
-    cv2.fillConvexPoly(card, np.round(coarse.to_pixels(grown)).astype(np.int32), 1)
-    pieces &= card == 0
+    pieces &= ~card_mask(coarse)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
     min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
     boxes = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]

@@ -43,9 +43,10 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, _, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         min_area = 0.3 * side * side * region.px_per_mm ** 2
+        max_area = 3.0 * side * side * region.px_per_mm ** 2  # bigger patches are table pattern or clutter
         flat = warp_mask(view, mask, 0.0, region)
         for i in range(1, count):
-            if stats[i, cv2.CC_STAT_AREA] < min_area:
+            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area:
                 continue
             centre = region.to_mm(centroids[i] + 0.5)
             found.append(_with_height(colour, centre, flat, region, view, profile))

@@ -13,7 +13,7 @@ from tablesight.calibration.camera import Lens
 from tablesight.calibration.card_detection import CardDetection, find_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.vision.castellan.carving import PixelClasses, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.carving import PixelClasses, card_mask, carve, castle_region, classify_pixels
 from tablesight.vision.castellan.keeps import KeepReading, find_keeps, merge_close
 from tablesight.vision.castellan.towers import TowerReading, find_towers
 from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls
@@ -66,11 +66,12 @@ class CastellanReader:
     def _read_pieces(self, view: TableView, classes: PixelClasses, region: Region, reading: PhotoReading) -> None:
         p, timings = self.profile, reading.timings_ms
         dims = p.dimensions
+        card = card_mask(region)
         with _timed(timings, "towers"):
             tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
-            reading.towers = find_towers(carve(view, classes.grey, tops, region), region, dims)
+            reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims)
         with _timed(timings, "walls"):
-            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region)
+            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)
             reading.walls = find_walls(reading.towers, solid, region, dims, axis)
         with _timed(timings, "keeps"):

@@ -11,7 +11,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.table_view import Region
 
 # A disc this share of a tower's diameter fits inside a tower's footprint but not inside a wall.
-CORE_SHARE = 0.72
+CORE_SHARE = 0.62
 
 
 @dataclass(frozen=True)
