@@ -80,7 +80,8 @@ class TableModel:
         seen = sum(1 for k in range(SECTORS) if np.count_nonzero(sector == k) >= 50)
         keep = votes >= max(1, seen * 0.6)
         hist = np.where(keep, total, 0.0)
-        return cls(hist / max(float(hist.max()), 1e-9))
+        # Density per bin (share of the table's pixels), scaled so 1.0 is "one bin in a thousand".
+        return cls(hist / max(float(hist.sum()), 1e-9) * 1000.0)
 
     def likelihood(self, feats: ColourFeatures) -> np.ndarray:
         k = feats.chroma_key
@@ -108,13 +109,13 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) 
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
 
-def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 0.04) -> np.ndarray:
+def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 0.3) -> np.ndarray:
     """Grey plastic: unsaturated, not too dark, and a colour the table around the card does not have."""
     return (feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07) & (table_like < table_threshold)
 
 
 def keep_masks(feats: ColourFeatures, table_like: np.ndarray) -> dict[str, np.ndarray]:
-    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table_like < 0.08)
+    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table_like < 0.5)
     masks = {}
     for colour, (lo, hi) in KEEP_HUES.items():
         hue = feats.hue

@@ -1,0 +1,114 @@
+"""The recognition overlay: every piece read, each courtyard tinted by its owner with its value,
+the warnings, and the card — drawn on the photo as the camera saw it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, PieceProfile
+from tablesight.scoring.castellan.report import Report
+from tablesight.vision.castellan.reader import PhotoReading
+
+WALL_BGR = (255, 255, 0)
+TOWER_BGR = (0, 255, 255)
+UNOWNED_BGR = (200, 200, 200)
+WARNING_BGR = (0, 0, 255)
+
+
+def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, profile: PieceProfile) -> np.ndarray:
+    out = image.copy()
+    if reading.card is None:
+        _banner(out, "No reference card found: print it with `tablesight card` and lay it beside the castle.")
+        return out
+    pose = reading.card.pose
+    scale = max(1, round(max(image.shape[:2]) / 1000))
+    _draw_card(out, pose, scale)
+    if report is not None:
+        _tint_courtyards(out, report, pose, profile, scale)
+    board = reading.board
+    if board is None:
+        _banner(out, reading.notes[0] if reading.notes else "No castle found.")
+        return out
+    towers = board.tower_map()
+    for wall in board.walls:
+        a, b = board.wall_endpoints(wall, towers)
+        pts = pose.project(np.array([a, b]), profile.wall_height)
+        cv2.line(out, _pt(pts[0]), _pt(pts[1]), WALL_BGR, 2 * scale if wall.kind == "long" else scale, cv2.LINE_AA)
+        if wall.ends[1] is None:
+            cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
+    for tower in board.towers:
+        ring = _circle(tower.position, profile.dimensions.tower_radius)
+        cv2.polylines(out, [_poly(pose.project(ring, profile.tower_height))], True, TOWER_BGR, scale, cv2.LINE_AA)
+    for keep in board.keeps:
+        colour = tuple(int(c) for c in NOMINAL_KEEP_BGR[keep.color])
+        height = profile.keep_height * (2 if keep.double else 1)
+        top = pose.project(np.array([keep.position]), height)[0]
+        cv2.circle(out, _pt(top), 7 * scale, (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, _pt(top), 5 * scale, colour, -1, cv2.LINE_AA)
+        if keep.double:
+            cv2.putText(out, "x2", _pt(top + [8 * scale, -4 * scale]), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
+                        (255, 255, 255), scale, cv2.LINE_AA)
+    if report is not None:
+        for warning in report.warnings:
+            where = pose.project(np.array([warning.where]), 0.0)[0]
+            cv2.drawMarker(out, _pt(where), WARNING_BGR, cv2.MARKER_TRIANGLE_UP, 18 * scale, 2 * scale)
+            cv2.putText(out, warning.rule or "!", _pt(where + [10 * scale, 0]), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.5 * scale, WARNING_BGR, scale, cv2.LINE_AA)
+        _legend(out, report, scale)
+    return out
+
+
+def _tint_courtyards(out: np.ndarray, report: Report, pose, profile: PieceProfile, scale: int) -> None:
+    overlay = out.copy()
+    for yard in report.courtyards:
+        colour = NOMINAL_KEEP_BGR.get(yard.owner, UNOWNED_BGR) if yard.owner else UNOWNED_BGR
+        cv2.fillPoly(overlay, [_poly(pose.project(yard.polygon, profile.wall_height))], tuple(int(c) for c in colour))
+    cv2.addWeighted(overlay, 0.35, out, 0.65, 0, out)
+    for yard in report.courtyards:
+        label = pose.project(np.array([yard.label]), profile.wall_height)[0]
+        text = f"{yard.value}" if yard.owner else "?"
+        _text_with_outline(out, text, _pt(label), 0.7 * scale, scale)
+
+
+def _legend(out: np.ndarray, report: Report, scale: int) -> None:
+    lines = [f"{colour}: {score}" for colour, score in sorted(report.scores.items(), key=lambda kv: -kv[1])]
+    winner = report.winner
+    if winner:
+        lines.append("winner: " + (" & ".join(winner) if isinstance(winner, list) else winner))
+    if report.warnings:
+        lines.append(f"{len(report.warnings)} warning(s)")
+    y = 30 * scale
+    for line in lines:
+        _text_with_outline(out, line, (12 * scale, y), 0.8 * scale, scale)
+        y += 28 * scale
+
+
+def _draw_card(out: np.ndarray, pose, scale: int) -> None:
+    cv2.polylines(out, [_poly(pose.project(card_outline_mm()))], True, (0, 200, 0), scale, cv2.LINE_AA)
+
+
+def _banner(out: np.ndarray, text: str) -> None:
+    scale = max(1, round(max(out.shape[:2]) / 1000))
+    cv2.rectangle(out, (0, 0), (out.shape[1], 40 * scale), (0, 0, 0), -1)
+    cv2.putText(out, text, (10 * scale, 27 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (255, 255, 255),
+                scale, cv2.LINE_AA)
+
+
+def _text_with_outline(out, text, origin, size, scale) -> None:
+    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), 4 * scale, cv2.LINE_AA)
+    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), scale, cv2.LINE_AA)
+
+
+def _circle(centre, radius: float, sides: int = 24) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, sides, endpoint=False)
+    return np.column_stack([centre[0] + radius * np.cos(t), centre[1] + radius * np.sin(t)])
+
+
+def _pt(p) -> tuple[int, int]:
+    return int(round(float(p[0]))), int(round(float(p[1])))
+
+
+def _poly(points: np.ndarray) -> np.ndarray:
+    return np.round(points).astype(np.int32).reshape(-1, 1, 2)
