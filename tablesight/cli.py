@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tablesight.errors import EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
-from tablesight.inputs import looks_like_image, read_json
+from tablesight.inputs import looks_like_image, read_json, read_photo
 
 GAMES = ("castellan",)
 
@@ -52,6 +52,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run_score_photo(args: argparse.Namespace) -> int:
+    from tablesight.photo_scoring import load_profiles, score_photo
+
+    if args.annotate and args.annotate.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise UsageError("--annotate must name a .png or .jpg file.")
+    profile, lens = load_profiles(args.profile, args.camera)
+    photo = read_photo(args.input)
+    result = score_photo(photo, profile, lens, boxes=None if args.players is None else (1 if args.players == 2 else 2))
+    if result.report is None:
+        raise NothingRecognised(f"{args.input}: {result.reading.notes[0]}.")
+    if args.annotate:
+        _write_atomically(args.annotate, lambda tmp: _write_image(tmp, result.annotated()))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    return 0
+
+
+def _write_image(path: Path, image) -> None:
+    import cv2
+
+    if not cv2.imwrite(str(path), image):
+        raise OSError(f"could not encode {path.name}")
+
+
 def run_card(args: argparse.Namespace) -> int:
     from tablesight.calibration.card import write_card
 
@@ -66,7 +89,6 @@ def run_card(args: argparse.Namespace) -> int:
 
 def run_calibrate_camera(args: argparse.Namespace) -> int:
     from tablesight.calibration.lens_calibration import LensCalibrationError, calibrate_lens
-    from tablesight.inputs import read_photo
 
     images = []
     for i, path in enumerate(args.images):
@@ -106,7 +128,9 @@ def _write_atomically(path: Path, write) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     if looks_like_image(args.input):
-        raise UsageError("reading photos is not available yet; give a board JSON file.")
+        return run_score_photo(args)
+    if args.annotate:
+        raise UsageError("--annotate draws on a photo; give a photo, not a board file.")
     doc = read_json(args.input)
     game = args.game or (doc.get("game", "castellan") if isinstance(doc, dict) else "castellan")
     if game != "castellan":

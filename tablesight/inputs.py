@@ -68,6 +68,7 @@ class Photo:
     image: np.ndarray
     focal_35mm: float | None
     original_size: tuple[int, int]
+    greyscale: bool = False
 
 
 def decode_photo(data: bytes, name: str) -> Photo:
@@ -84,6 +85,7 @@ def decode_photo(data: bytes, name: str) -> Photo:
             focal = _focal_35mm(img)
             img = ImageOps.exif_transpose(img)
             img.load()
+            greyscale = img.mode in ("L", "LA", "1", "I", "I;16", "F")
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         if "exceeds limit" in str(exc) or "decompression bomb" in str(exc).lower():
             limit = MAX_PHOTO_PIXELS // 1_000_000
@@ -91,7 +93,7 @@ def decode_photo(data: bytes, name: str) -> Photo:
         raise UnreadableInput(f"{name} is not an image tablesight can read (JPEG or PNG).") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise UnreadableInput(f"{name} cannot be decoded ({exc}); is the file complete?") from None
-    return Photo(_to_bgr(img), focal, original)
+    return Photo(_to_bgr(img), focal, original, greyscale)
 
 
 def _to_bgr(img) -> np.ndarray:

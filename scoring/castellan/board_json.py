@@ -49,7 +49,7 @@ def board_to_dict(board: Board) -> dict[str, Any]:
         "towers": [{"id": t.id, "x": round(t.x, 2), "y": round(t.y, 2)} for t in board.towers],
         "walls": walls,
         "keeps": [
-            {"color": k.color, "x": round(k.x, 2), "y": round(k.y, 2), "double": k.double}
+            {"color": k.color, "x": round(float(k.x), 2), "y": round(float(k.y), 2), "double": bool(k.double)}
             for k in board.keeps
         ],
     }

@@ -66,7 +66,7 @@ def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Regi
     reach = _lean_reach(flat, region, centre, u, double * tan_view + profile.dimensions.keep_side)
     half = profile.dimensions.keep_side * 0.6
     top = (reach - half) / tan_view
-    is_double = top > (single + double) / 2
+    is_double = bool(top > (single + double) / 2)
     return KeepReading(colour, float(centre[0]), float(centre[1]), is_double, True, float(top))
 
 

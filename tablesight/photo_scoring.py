@@ -1,0 +1,71 @@
+"""Photo in, report out: the Castellan reader, the rules, the overlay and the report documents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tablesight.calibration.camera import CameraProfileError, Lens
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile, PieceProfileError
+from tablesight.errors import UnreadableInput
+from tablesight.inputs import Photo
+from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.scoring.castellan.text_report import format_report
+from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+
+
+def load_profiles(profile_path: Path | None, camera_path: Path | None) -> tuple[PieceProfile, Lens | None]:
+    try:
+        profile = PieceProfile.load(profile_path) if profile_path else NOMINAL_PROFILE
+        lens = Lens.load(camera_path) if camera_path else None
+    except (PieceProfileError, CameraProfileError) as exc:
+        raise UnreadableInput(f"{exc}.") from None
+    return profile, lens
+
+
+@dataclass
+class PhotoResult:
+    photo: Photo
+    reading: PhotoReading
+    report: Report | None
+    profile: PieceProfile
+
+    def annotated(self) -> np.ndarray:
+        from tablesight.vision.castellan.annotate import annotate
+
+        return annotate(self.photo.image, self.reading, self.report, self.profile)
+
+    def to_dict(self) -> dict:
+        doc = self.report.to_dict() if self.report else {"game": "castellan"}
+        card = self.reading.card
+        doc["reading"] = {
+            "notes": self.reading.notes,
+            "card": None if card is None else {
+                "corners": card.corner_count, "reprojection_px": round(card.reprojection_px, 3),
+                "focal_px": round(card.pose.lens.focal, 1), "focal_from": card.focal_source,
+                "tilt_deg": round(card.pose.tilt_deg, 1)},
+            "ms": {k: round(v, 1) for k, v in self.reading.timings_ms.items()},
+        }
+        return doc
+
+    def text(self) -> str:
+        lines = [format_report(self.report)] if self.report else []
+        if self.reading.notes:
+            lines.append("")
+            lines.append("Reading notes:")
+            lines += [f"  - {note}" for note in self.reading.notes]
+        return "\n".join(lines)
+
+
+def score_photo(photo: Photo, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None,
+                boxes: int | None = None) -> PhotoResult:
+    try:
+        reading = CastellanReader(profile, lens).read(photo.image, photo.focal_35mm)
+    except CameraProfileError as exc:
+        raise UnreadableInput(f"{exc}.") from None
+    if photo.greyscale:
+        reading.notes.append("the photo is grey-scale: keep colours cannot be told apart")
+    report = score_board(reading.board, profile.dimensions, boxes) if reading.board is not None else None
+    return PhotoResult(photo, reading, report, profile)

@@ -1,0 +1,103 @@
+"""`tablesight score PHOTO`: a real sample read right, and bad photos handled in one sentence."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from tablesight.cli import main
+
+PHOTOS = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos"
+EXACT_SAMPLE = PHOTOS / "photo-055.jpg"  # 32 towers, straight down, wood table
+
+
+def test_sample_photo_scores_like_its_truth(tmp_path, capsys):
+    out = tmp_path / "overlay.png"
+    assert main(["score", str(EXACT_SAMPLE), "--json", "--annotate", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    truth = json.loads(EXACT_SAMPLE.with_suffix("").with_suffix(".truth.json").read_text())
+    assert report["scores"] == truth["report"]["scores"]
+    assert report["pieces"]["towers"] == len(truth["board"]["towers"])
+    assert report["reading"]["card"]["corners"] >= 20
+    overlay = cv2.imread(str(out))
+    assert overlay is not None and overlay.shape[:2] == cv2.imread(str(EXACT_SAMPLE)).shape[:2]
+
+
+def _one_sentence(captured) -> None:
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+
+
+def test_photo_without_card_exits_4(tmp_path, capsys):
+    path = tmp_path / "table.jpg"
+    rng = np.random.default_rng(1)
+    cv2.imwrite(str(path), rng.integers(60, 200, (600, 800, 3), dtype=np.uint8))
+    assert main(["score", str(path)]) == 4
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert "reference card" in captured.err
+
+
+def test_blank_image_exits_4(tmp_path, capsys):
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), np.full((480, 640, 3), 255, np.uint8))
+    assert main(["score", str(path)]) == 4
+    _one_sentence(capsys.readouterr())
+
+
+def test_truncated_jpeg_exits_3(tmp_path, capsys):
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(EXACT_SAMPLE.read_bytes()[:20000])
+    assert main(["score", str(path)]) == 3
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert "complete" in captured.err
+
+
+def test_not_an_image_exits_3(tmp_path, capsys):
+    path = tmp_path / "notes.jpg"
+    path.write_text("this is not a photo")
+    assert main(["score", str(path)]) == 3
+    _one_sentence(capsys.readouterr())
+
+
+def test_png_with_alpha_and_grey_photo_are_read(tmp_path, capsys):
+    image = cv2.imread(str(EXACT_SAMPLE))
+    rgba = np.dstack([image[..., ::-1], np.full(image.shape[:2], 255, np.uint8)])
+    alpha = tmp_path / "alpha.png"
+    Image.fromarray(rgba, "RGBA").save(alpha)
+    assert main(["score", str(alpha), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pieces"]["towers"] > 0
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    code = main(["score", str(grey)])
+    captured = capsys.readouterr()
+    assert code in (0, 4)
+    assert "Traceback" not in captured.err
+    if code == 0:
+        assert "grey-scale" in captured.out
+
+
+def test_hundred_megapixel_photo_is_reduced_not_refused(tmp_path, capsys):
+    path = tmp_path / "huge.jpg"
+    Image.new("RGB", (12000, 8400), (120, 110, 100)).save(path, quality=60)
+    assert main(["score", str(path)]) == 4  # read (reduced to ~12 MP) but no card in it
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert "reference card" in captured.err
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ('{"image_size": [10, 10]}', "needs image_size, matrix"),
+    ("not json", "not readable JSON"),
+])
+def test_bad_camera_profile_exits_3(tmp_path, capsys, content, fragment):
+    camera = tmp_path / "camera.json"
+    camera.write_text(content)
+    assert main(["score", str(EXACT_SAMPLE), "--camera", str(camera)]) == 3
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert fragment in captured.err
