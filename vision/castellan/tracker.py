@@ -1,0 +1,136 @@
+"""Live tracking: report a new board only once the table is still, never while hands are in view.
+
+Per frame the tracker does only cheap work (a small grey copy, a frame difference and
+a skin-colour count); the full reader runs once the picture has settled, and a new
+state is accepted only when two settled reads agree. So the score never flickers and
+a hand reaching over the castle is never read as pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from tablesight.scoring.castellan.board import Board
+from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+
+THUMB_WIDTH = 240
+MOTION_LEVEL = 4.0  # mean absolute grey difference (0–255) that counts as movement
+SKIN_SHARE = 0.004  # share of the frame in skin colour that counts as a hand
+SETTLE_FRAMES = 3
+NEW_OBJECT_LEVEL = 30  # colour change (0–255) that marks something new over the settled picture
+
+
+@dataclass
+class TrackerUpdate:
+    frame_index: int
+    hands: bool
+    moving: bool
+    changed: bool  # a new stable state was accepted on this frame
+    stable: Board | None
+    report: Report | None
+    reading: PhotoReading | None = None
+
+    @property
+    def status(self) -> str:
+        if self.hands:
+            return "hands in view — holding last stable state"
+        if self.moving:
+            return "table moving — waiting for it to settle"
+        return "stable"
+
+
+@dataclass
+class LiveTracker:
+    reader: CastellanReader = field(default_factory=CastellanReader)
+    frame_index: int = 0
+    stable_board: Board | None = None
+    stable_report: Report | None = None
+    last_reading: PhotoReading | None = None
+    _previous: np.ndarray | None = None
+    _background: np.ndarray | None = None  # the last settled picture (thumbnail)
+    _still_frames: int = 0
+    _read_since_still: bool = False
+    _candidate: tuple | None = None
+
+    def process(self, frame: np.ndarray) -> TrackerUpdate:
+        self.frame_index += 1
+        thumb = _thumbnail(frame)
+        grey = cv2.cvtColor(thumb, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        moving = self._previous is not None and float(np.abs(grey - self._previous).mean()) > MOTION_LEVEL
+        self._previous = grey
+        # Until the table has once been still there is nothing to compare with: go by motion alone.
+        hands = self._background is not None and has_hands(thumb, self._background)
+        if moving or hands:
+            self._still_frames, self._read_since_still = 0, False
+        else:
+            self._still_frames += 1
+            if self._still_frames >= SETTLE_FRAMES:
+                self._background = thumb
+        changed = False
+        if self._still_frames >= SETTLE_FRAMES and not self._read_since_still:
+            self._read_since_still = True
+            changed = self._read(frame)
+        return TrackerUpdate(self.frame_index, hands, moving, changed, self.stable_board, self.stable_report,
+                             self.last_reading)
+
+    def _read(self, frame: np.ndarray) -> bool:
+        card = self.last_reading.card if self.last_reading is not None else None
+        reading = self.reader.read(frame, card=_card_if_still_valid(card, frame))
+        self.last_reading = reading
+        if reading.board is None:
+            return False
+        report = score_board(reading.board)
+        key = _summary(report)
+        if self.stable_report is not None and key == _summary(self.stable_report):
+            self._candidate = None
+            return False
+        if self._candidate is not None and self._candidate == key:
+            self.stable_board, self.stable_report, self._candidate = reading.board, report, None
+            return True
+        # First sighting of a new state: confirm it on the next settled read before showing it.
+        self._candidate = key
+        self._read_since_still = False
+        self._still_frames = 0
+        return False
+
+
+def _summary(report: Report) -> tuple:
+    d = report.to_dict()
+    return (d["pieces"]["towers"], d["pieces"]["short_walls"], d["pieces"]["long_walls"],
+            tuple(sorted(d["pieces"]["keeps"].items())), tuple(sorted(d["scores"].items())))
+
+
+def _card_if_still_valid(card, frame: np.ndarray):
+    """Reuse the card found before when it still sits where it was (the camera has not moved)."""
+    if card is None:
+        return None
+    pts = np.round(card.image_points).astype(int)
+    h, w = frame.shape[:2]
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if not inside.all():
+        return None
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    values = grey[pts[:, 1], pts[:, 0]].astype(np.float32)
+    # Inner ChArUco corners are where black meets white: mid-grey when the card has not moved.
+    mid = (card.white_bgr.mean() + card.black_bgr.mean()) / 2
+    return card if np.median(np.abs(values - mid)) < 0.35 * (card.white_bgr.mean() - card.black_bgr.mean()) else None
+
+
+def _thumbnail(frame: np.ndarray) -> np.ndarray:
+    scale = THUMB_WIDTH / frame.shape[1]
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def has_hands(thumb: np.ndarray, background: np.ndarray) -> bool:
+    """Skin colour (YCrCb range, all skin tones) over a noticeable share of the frame, counted only
+    where the picture differs from the last settled one: a wooden table is skin-coloured too."""
+    ycrcb = cv2.cvtColor(thumb, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycrcb, (30, 135, 80), (240, 175, 130))
+    new = cv2.absdiff(thumb, background).max(axis=2) > NEW_OBJECT_LEVEL
+    skin &= new.astype(np.uint8) * 255
+    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return np.count_nonzero(skin) > SKIN_SHARE * skin.size
