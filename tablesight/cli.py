@@ -49,7 +49,28 @@ def build_parser() -> argparse.ArgumentParser:
     camera.add_argument("images", type=Path, nargs="+", help="photos of the card from different angles")
     camera.add_argument("--out", type=Path, default=Path("camera.json"), help="camera profile to write")
     camera.set_defaults(run=run_calibrate_camera)
+    pieces = what.add_parser("pieces", help="measure a real piece set from one photo")
+    pieces.add_argument("image", type=Path, help="one tower, one short wall, one long wall and keeps beside the card")
+    pieces.add_argument("--game", choices=GAMES, default="castellan")
+    pieces.add_argument("--out", type=Path, default=Path("pieces.json"), help="piece profile to write")
+    pieces.set_defaults(run=run_calibrate_pieces)
     return parser
+
+
+def run_calibrate_pieces(args: argparse.Namespace) -> int:
+    from tablesight.vision.castellan.piece_measure import PieceMeasureError, measure_pieces
+
+    photo = read_photo(args.image)
+    try:
+        profile = measure_pieces(photo.image)
+    except PieceMeasureError as exc:
+        raise NothingRecognised(f"{args.image}: {exc}.") from None
+    _write_atomically(args.out, profile.save)
+    d = profile.dimensions
+    print(f"wrote {args.out}: tower Ø {d.tower_diameter} mm, short wall {d.short_wall_length} mm, "
+          f"long wall {d.long_wall_length} mm, walls {d.wall_thickness} mm thick, keeps {d.keep_side} mm, "
+          f"colours for {', '.join(sorted(profile.keep_bgr))}; use it with --profile {args.out}")
+    return 0
 
 
 def run_score_photo(args: argparse.Namespace) -> int:

@@ -67,12 +67,15 @@ def card_mask(region: Region, margin_mm: float = 12.0) -> np.ndarray:
 
 
 def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
-                  px_per_mm: float) -> Region | None:
-    """The window of table holding grey and keep-coloured pieces (not the card), or None."""
+                  px_per_mm: float, with_keeps: bool = False) -> Region | None:
+    """The window of table holding the grey pieces (and the keeps, if asked), not the card; or None."""
     extent = view.table_extent()
     coarse = Region(*extent, 0.5)
     # Grey pieces only: keeps stand inside courtyards, and a colourful tablecloth must not widen the window.
     pieces = carve(view, classes.grey, [0.0, profile.wall_height * 0.6], coarse)
+    if with_keeps:
+        for mask in classes.keeps.values():
+            pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
     pieces &= ~card_mask(coarse)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
     min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
