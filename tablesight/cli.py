@@ -38,6 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="players in the game (sets the piece limits; else inferred from keeps)")
     score.set_defaults(run=run_score)
 
+    serve = commands.add_parser("serve", help="start the web companion")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--camera", help="webcam index or video file/URL for live mode")
+    serve.add_argument("--game", choices=GAMES, default="castellan")
+    serve.add_argument("--data", type=Path, help="folder for the games database and photos")
+    serve.add_argument("--pin", help="access PIN (required when --host is not 127.0.0.1/localhost)")
+    serve.set_defaults(run=run_serve)
+
     card = commands.add_parser("card", help="write the printable reference card")
     card.add_argument("--out", type=Path, default=Path("card.pdf"), help="card.pdf (vector, A4) or card.png")
     card.add_argument("--dpi", type=float, default=300.0, help="resolution of a PNG card")
@@ -94,6 +103,42 @@ def _write_image(path: Path, image) -> None:
 
     if not cv2.imwrite(str(path), image):
         raise OSError(f"could not encode {path.name}")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import secrets
+
+    from waitress import serve
+
+    from tablesight.webui import create_app
+    from tablesight.webui.live import LiveSession
+
+    local = args.host in ("127.0.0.1", "localhost", "::1")
+    pin = args.pin or (None if local else f"{secrets.randbelow(10**6):06d}")
+    if not 1 <= args.port <= 65535:
+        raise UsageError("--port must be between 1 and 65535.")
+    config = {"ACCESS_PIN": pin}
+    if args.data:
+        config["DATA_DIR"] = args.data
+    try:
+        app = create_app(config)
+    except OSError as exc:
+        raise UsageError(f"cannot use the data folder: {exc.strerror or exc}.") from None
+    live = None
+    if args.camera is not None:
+        live = LiveSession(args.camera, app.extensions["tablesight.store"], app.extensions["tablesight.events"])
+        app.extensions["tablesight.live"] = live.start()
+    print(f"tablesight companion on http://{args.host}:{args.port}/" + (f"  (access PIN: {pin})" if pin else ""),
+          flush=True)
+    try:
+        serve(app, host=args.host, port=args.port, threads=32, channel_timeout=30, send_bytes=1,
+              ident="tablesight")
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}.") from None
+    finally:
+        if live is not None:
+            live.stop()
+    return 0
 
 
 def run_card(args: argparse.Namespace) -> int:

@@ -1,0 +1,145 @@
+"""Click through the real page in headless Chromium (Debian's), against the real server (waitress)."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-055.jpg"
+VIDEO = ROOT / "samples" / "castellan" / "video.mp4"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(tmp_path: Path, *extra: str):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tablesight", "serve", "--port", str(port),
+                             "--data", str(tmp_path), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    proc, url = _serve(tmp_path)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def _new_game_with_photo(page, server):
+    page.goto(server)
+    page.click("#new-game")
+    page.set_input_files("#photo-input", str(PHOTO))
+    page.wait_for_selector(".score-row", timeout=60_000)
+
+
+def _scores(page) -> dict[str, int]:
+    rows = page.query_selector_all(".score-row")
+    return {r.get_attribute("data-colour"): int(r.query_selector(".score").inner_text()) for r in rows}
+
+
+def test_upload_shows_the_right_scores(browser, server):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _new_game_with_photo(page, server)
+    truth = json.loads(PHOTO.with_suffix("").with_suffix(".truth.json").read_text())
+    assert _scores(page) == truth["report"]["scores"]
+    assert "Winner" in page.inner_text("#winner")
+    assert page.locator("circle.tower").count() == len(truth["board"]["towers"])
+
+
+def test_correcting_a_misread_changes_the_score(browser, server):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _new_game_with_photo(page, server)
+    before = _scores(page)
+    keep = page.locator("circle.keep").first
+    colour = page.evaluate("(id) => document.querySelector(`[data-id='${id}']`).getAttribute('fill')",
+                           keep.get_attribute("data-id"))
+    keep.click(force=True)
+    page.click("#delete-piece")
+    page.wait_for_function("(b) => JSON.stringify(b) !== JSON.stringify([...document.querySelectorAll('.score-row')]"
+                           ".map(r => r.querySelector('.score').innerText))",
+                           arg=[str(v) for v in before.values()], timeout=20_000)
+    after = _scores(page)
+    assert after != before and sum(after.values()) < sum(before.values()), colour
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelectorAll('circle.keep').length > 0", timeout=20_000)
+    page.wait_for_timeout(500)
+    assert _scores(page) == before
+
+
+def test_verification_record_exports_json(browser, server):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _new_game_with_photo(page, server)
+    page.fill("#player1", "Ada")
+    page.fill("#player2", "Bo <b>")
+    page.click("#confirm1")
+    page.click("#confirm2")
+    page.wait_for_function("() => document.querySelector('#confirmations').innerText.includes('Bo')")
+    href = page.get_attribute("#export-json", "href")
+    record = page.request.get(server + href).json()
+    assert record["players"][0]["name"] == "Ada" and record["players"][1]["name"] == "Bo <b>"
+    assert record["confirmed_by_both"] is True
+    assert record["scores"] == _scores(page)
+    assert len(record["final_photo_sha256"]) == 64
+    printable = browser.new_page()
+    printable.goto(server + href.replace("/api", "").replace("record.json", "record"))
+    assert "Bo <b>" in printable.inner_text("body")
+
+
+def test_phone_viewport_shows_a_usable_game_view(browser, server):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    _new_game_with_photo(page, server)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390 + 1  # no sideways scrolling
+    assert page.locator("#photo").bounding_box()["width"] <= 390
+    assert page.locator("#score-bars").is_visible()
+    page.screenshot(path=str(Path(os.environ.get("TABLESIGHT_SHOTS", "/tmp")) / "phone.png"), full_page=True)
+
+
+def test_live_mode_pushes_scores_over_sse(browser, tmp_path):
+    proc, url = _serve(tmp_path, "--camera", str(VIDEO))
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(url)
+        page.wait_for_selector("#live-status")
+        page.wait_for_selector(".score-row, #winner:not(.muted)", timeout=60_000)
+        assert page.locator("#winner").inner_text() != "No photo yet."
+        statuses = page.inner_text("#live-status")
+        assert statuses
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

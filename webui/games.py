@@ -1,0 +1,249 @@
+"""What the web companion does with a game: read photos, apply corrections, undo, check history."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.pieces import NOMINAL_PROFILE
+from tablesight.inputs import decode_photo
+from tablesight.photo_scoring import score_photo
+from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+from tablesight.scoring.castellan.board_json import board_from_dict, board_to_dict
+from tablesight.scoring.castellan.courtyards import find_faces, smallest_face_containing
+from tablesight.scoring.castellan.pieces import KEEP_COLOURS
+from tablesight.scoring.castellan.report import score_board
+from tablesight.webui.store import GameStore
+
+
+class GameError(ValueError):
+    """A request the game cannot take; the message is shown to the player as is."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def pose_to_dict(pose: CameraPose) -> dict:
+    return {**pose.lens.to_dict(), "rvec": pose.rvec.tolist(), "tvec": pose.tvec.tolist()}
+
+
+def pose_from_dict(doc: dict | None) -> CameraPose | None:
+    if not doc:
+        return None
+    return CameraPose(Lens.from_dict(doc), np.array(doc["rvec"]), np.array(doc["tvec"]))
+
+
+def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name: str, source: str = "photo") -> dict:
+    photo = decode_photo(data, name)
+    digest = hashlib.sha256(data).hexdigest()
+    images.mkdir(parents=True, exist_ok=True)
+    target = images / f"{digest}.jpg"
+    if not target.exists():
+        import cv2
+
+        tmp = target.with_suffix(".partial.jpg")
+        cv2.imwrite(str(tmp), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        tmp.replace(target)
+    result = score_photo(photo, NOMINAL_PROFILE)
+    if result.report is None:
+        raise GameError(f"{result.reading.notes[0]}.", 422)
+    return record_state(store, game_id, source, result.reading.board, digest,
+                        pose_to_dict(result.reading.card.pose), notes=result.reading.notes)
+
+
+def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,
+                 pose: dict | None, notes: list[str] | None = None) -> dict:
+    previous = store.latest_state(game_id)
+    report = score_board(board).to_dict()
+    report["history_warnings"] = history_warnings(board_from_dict(previous["board"]) if previous else None, board)
+    report["notes"] = notes or []
+    state_id = store.add_state(game_id, source, board_to_dict(board), report, photo, pose)
+    return store.state(state_id)
+
+
+def history_warnings(before: Board | None, after: Board) -> list[dict]:
+    """Rules only a sequence of boards shows: building in an opponent's courtyard (C7), a double keep
+    added to a courtyard that was already claimed (C8)."""
+    if before is None:
+        return []
+    found = []
+    faces = find_faces(before)
+    keeps = np.array([k.position for k in before.keeps]).reshape(-1, 2)
+    owners: dict[int, set[str]] = {}
+    for keep, home in zip(before.keeps, smallest_face_containing(faces, keeps), strict=True):
+        if home is not None:
+            owners.setdefault(home, set()).add(keep.color)
+    old_towers = {(round(t.x), round(t.y)) for t in before.towers}
+    new_towers = [t for t in after.towers if (round(t.x), round(t.y)) not in old_towers]
+    new_keeps = [k for k in after.keeps if not any(math.dist(k.position, o.position) < 15 for o in before.keeps)]
+    movers = {k.color for k in new_keeps}
+    points = np.array([t.position for t in new_towers]).reshape(-1, 2)
+    for tower, home in zip(new_towers, smallest_face_containing(faces, points), strict=True):
+        if home is not None and owners.get(home) and movers and not movers & owners[home]:
+            found.append({"code": "built-in-opponent-courtyard", "rule": "C7",
+                          "message": f"a tower was built inside {'/'.join(sorted(owners[home]))}'s courtyard",
+                          "where": {"x": round(tower.x, 1), "y": round(tower.y, 1)}})
+    points = np.array([k.position for k in new_keeps if k.double]).reshape(-1, 2)
+    doubles = [k for k in new_keeps if k.double]
+    for keep, home in zip(doubles, smallest_face_containing(faces, points), strict=True):
+        if home is not None and owners.get(home):
+            found.append({"code": "late-double-keep", "rule": "C8",
+                          "message": f"a {keep.color} double keep was added to a courtyard already claimed",
+                          "where": {"x": round(keep.x, 1), "y": round(keep.y, 1)}})
+    return found
+
+
+def apply_correction(store: GameStore, game_id: str, action: dict) -> dict:
+    state = store.latest_state(game_id)
+    if state is None:
+        raise GameError("there is no board to correct yet: add a photo first")
+    board = board_from_dict(state["board"])
+    pose = pose_from_dict(state["pose"])
+    corrected = _edit(board, action, pose)
+    new = record_state(store, game_id, "correction", corrected, state["photo_sha256"], state["pose"])
+    store.add_correction(game_id, action, new["id"])
+    return new
+
+
+def undo(store: GameStore, game_id: str) -> dict:
+    last = store.last_live_correction(game_id)
+    if last is None:
+        raise GameError("there is no correction to undo")
+    before = store.state_before(game_id, last["state_id"])
+    store.mark_undone(last["id"])
+    board = board_from_dict(before["board"])
+    return record_state(store, game_id, "undo", board, before["photo_sha256"], before["pose"])
+
+
+def _table_point(pose: CameraPose | None, action: dict) -> tuple[float, float]:
+    try:
+        px, py = float(action["px"]), float(action["py"])
+    except (KeyError, TypeError, ValueError):
+        raise GameError("a new piece needs a position (px, py) on the photo") from None
+    if pose is None:
+        raise GameError("this board has no photo to place pieces on")
+    x, y = pose.table_point(np.array([[px, py]]))[0]
+    return float(x), float(y)
+
+
+def _edit(board: Board, action: dict, pose: CameraPose | None) -> Board:
+    kind = action.get("action")
+    if kind == "delete":
+        return _delete(board, str(action.get("id", "")))
+    if kind == "add_tower":
+        x, y = _table_point(pose, action)
+        ids = {t.id for t in board.towers}
+        n = len(ids) + 1
+        while f"t{n}" in ids:
+            n += 1
+        return replace(board, towers=board.towers + (Tower(f"t{n}", round(x, 1), round(y, 1)),))
+    if kind == "add_keep":
+        colour = action.get("color")
+        if colour not in KEEP_COLOURS:
+            raise GameError(f"a keep is {', '.join(KEEP_COLOURS)}, not {colour!r}")
+        x, y = _table_point(pose, action)
+        return replace(board, keeps=board.keeps + (Keep(colour, round(x, 1), round(y, 1), bool(action.get("double"))),))
+    if kind == "add_wall":
+        towers = board.tower_map()
+        a, b = action.get("from"), action.get("to")
+        if a not in towers or b not in towers or a == b:
+            raise GameError("a wall joins two different towers: choose them on the photo")
+        length = math.dist(towers[a].position, towers[b].position)
+        wall_kind = "short" if length < 96 else "long"
+        ids = {w.id for w in board.walls}
+        n = len(ids) + 1
+        while f"w{n}" in ids:
+            n += 1
+        return replace(board, walls=board.walls + (Wall(f"w{n}", wall_kind, (a, b)),))
+    if kind == "set_keep":
+        index = _keep_index(board, action.get("id"))
+        keep = board.keeps[index]
+        colour = action.get("color", keep.color)
+        if colour not in KEEP_COLOURS:
+            raise GameError(f"a keep is {', '.join(KEEP_COLOURS)}, not {colour!r}")
+        changed = replace(keep, color=colour, double=bool(action.get("double", keep.double)))
+        return replace(board, keeps=board.keeps[:index] + (changed,) + board.keeps[index + 1:])
+    if kind == "set_wall":
+        wall_kind = action.get("kind")
+        if wall_kind not in ("short", "long"):
+            raise GameError("a wall is short or long")
+        walls = tuple(replace(w, kind=wall_kind) if w.id == action.get("id") else w for w in board.walls)
+        if walls == board.walls:
+            raise GameError(f"there is no wall {action.get('id')!r}")
+        return replace(board, walls=walls)
+    raise GameError(f"unknown correction {kind!r}")
+
+
+def _keep_index(board: Board, ident) -> int:
+    try:
+        index = int(str(ident).removeprefix("k"))
+    except ValueError:
+        raise GameError(f"there is no keep {ident!r}") from None
+    if not 0 <= index < len(board.keeps):
+        raise GameError(f"there is no keep {ident!r}")
+    return index
+
+
+def _delete(board: Board, ident: str) -> Board:
+    if ident.startswith("k"):
+        index = _keep_index(board, ident)
+        return replace(board, keeps=board.keeps[:index] + board.keeps[index + 1:])
+    towers = board.tower_map()
+    if ident in towers:
+        # Walls in a removed tower keep their end as an open end where the tower stood.
+        walls = []
+        for w in board.walls:
+            if ident in w.ends:
+                a, b = board.wall_endpoints(w, towers)
+                w = Wall(w.id, w.kind, tuple(None if e == ident else e for e in w.ends),
+                         a if w.ends[0] == ident or w.ends[0] is None else None,
+                         b if w.ends[1] == ident or w.ends[1] is None else None)
+                if w.ends == (None, None):
+                    continue
+            walls.append(w)
+        return replace(board, towers=tuple(t for t in board.towers if t.id != ident), walls=tuple(walls))
+    walls = tuple(w for w in board.walls if w.id != ident)
+    if len(walls) == len(board.walls):
+        raise GameError(f"there is no piece {ident!r}")
+    return replace(board, walls=walls)
+
+
+def view_of(state: dict | None) -> dict:
+    """The state as the page draws it: report, pieces and courtyards in photo pixels."""
+    if state is None:
+        return {"state": None}
+    board = board_from_dict(state["board"])
+    pose = pose_from_dict(state["pose"])
+    marks, yards = [], []
+    if pose is not None:
+        prof = NOMINAL_PROFILE
+        towers = board.tower_map()
+        for t in board.towers:
+            marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, prof.tower_height)})
+        for w in board.walls:
+            a, b = board.wall_endpoints(w, towers)
+            marks.append({"kind": "wall", "id": w.id, "wall": w.kind, "px": _px(pose, a, prof.wall_height),
+                          "to": _px(pose, b, prof.wall_height)})
+        for i, k in enumerate(board.keeps):
+            marks.append({"kind": "keep", "id": f"k{i}", "color": k.color, "double": k.double,
+                          "px": _px(pose, k.position, prof.keep_height * (2 if k.double else 1))})
+        report = score_board(board)
+        for yard in report.courtyards:
+            polygon = pose.project(yard.polygon, prof.wall_height)
+            yards.append({"id": yard.id, "owner": yard.owner, "value": yard.value,
+                          "points": [[round(float(x), 1), round(float(y), 1)] for x, y in polygon],
+                          "towers": sorted(yard.tower_ids)})
+    return {"state": {"id": state["id"], "source": state["source"], "created": state["created"],
+                      "report": state["report"], "photo": state["photo_sha256"],
+                      "image_size": pose.lens.image_size if pose else None, "marks": marks, "courtyards": yards}}
+
+
+def _px(pose: CameraPose, point, height: float) -> list[float]:
+    x, y = pose.project(np.array([point]), height)[0]
+    return [round(float(x), 1), round(float(y), 1)]

@@ -1,0 +1,93 @@
+"""Live mode: a background thread reads a webcam or video, feeds the tracker, stores each new stable
+state in the game, and keeps the latest annotated frame for the MJPEG stream."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import cv2
+import numpy as np
+
+from tablesight.vision.castellan.tracker import LiveTracker
+from tablesight.webui.events import EventBroker
+from tablesight.webui.games import pose_to_dict, record_state, view_of
+from tablesight.webui.store import GameStore
+
+RECONNECT_SECONDS = 2.0
+
+
+class LiveSession:
+    def __init__(self, source: str, store: GameStore, events: EventBroker, loop_file: bool = False) -> None:
+        self.source = int(source) if source.isdigit() else source
+        self.store, self.events = store, events
+        self.game_id = store.create_game("live game")
+        self.loop_file = loop_file
+        self.status = "starting"
+        self._frame: bytes | None = None
+        self._frame_lock = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tablesight-capture", daemon=True)
+
+    def start(self) -> LiveSession:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        tracker = LiveTracker()
+        while not self._stop.is_set():
+            capture = cv2.VideoCapture(self.source)
+            if not capture.isOpened():
+                self._set_status("camera not available — retrying")
+                time.sleep(RECONNECT_SECONDS)
+                continue
+            fps = capture.get(cv2.CAP_PROP_FPS) or 0
+            delay = 1.0 / fps if isinstance(self.source, str) and 0 < fps < 120 else 0.0
+            while not self._stop.is_set():
+                ok, frame = capture.read()
+                if not ok:
+                    break
+                started = time.perf_counter()
+                update = tracker.process(frame)
+                self._set_status(update.status)
+                if update.changed and update.stable is not None:
+                    state = record_state(self.store, self.game_id, "live", update.stable, None,
+                                         pose_to_dict(update.reading.card.pose))
+                    self.events.publish(self.game_id, "state", view_of(state))
+                self._publish_frame(frame, update.status)
+                time.sleep(max(0.0, delay - (time.perf_counter() - started)))
+            capture.release()
+            if isinstance(self.source, str) and not self.loop_file:
+                self._set_status("video finished")
+                return
+            self._set_status("camera disconnected — reconnecting")
+            time.sleep(RECONNECT_SECONDS)
+
+    def _set_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self.events.publish(self.game_id, "status", {"status": status})
+
+    def _publish_frame(self, frame: np.ndarray, status: str) -> None:
+        scale = 960 / max(frame.shape[1], 1)
+        small = cv2.resize(frame, None, fx=scale, fy=scale) if scale < 1 else frame.copy()
+        cv2.rectangle(small, (0, 0), (small.shape[1], 28), (0, 0, 0), -1)
+        cv2.putText(small, status, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._frame_lock:
+                self._frame = data.tobytes()
+                self._frame_lock.notify_all()
+
+    def mjpeg(self):
+        """multipart/x-mixed-replace body: one JPEG part per new frame."""
+        while not self._stop.is_set():
+            with self._frame_lock:
+                self._frame_lock.wait(timeout=2.0)
+                frame = self._frame
+            if frame:
+                yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + frame + b"\r\n"

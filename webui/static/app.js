@@ -1,0 +1,242 @@
+// The game page: upload with progress, live updates over SSE, the overlay, corrections.
+"use strict";
+(() => {
+  const root = document.querySelector(".game");
+  if (!root) return;
+  const gameId = root.dataset.game;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const $ = (id) => document.getElementById(id);
+  const COLOURS = { red: "#d33", blue: "#2a62d8", yellow: "#e8b400", green: "#2e9e44" };
+  let view = null, mode = "select", selected = null, wallStart = null;
+
+  function showError(text) { const e = $("error"); e.textContent = text || ""; e.hidden = !text; }
+
+  async function api(path, body) {
+    const res = await fetch(`/api/games/${gameId}${path}`, {
+      method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body || {}),
+    });
+    const doc = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+    if (!res.ok) throw new Error(doc.error || `the server answered ${res.status}`);
+    return doc;
+  }
+
+  function upload(file) {
+    showError("");
+    const form = new FormData();
+    form.append("photo", file);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/games/${gameId}/photo`);
+    xhr.setRequestHeader("X-CSRF-Token", csrf);
+    $("progress").hidden = false;
+    const set = (share, text) => { $("progress-bar").style.width = `${share * 100}%`; $("progress-text").textContent = text; };
+    set(0, "uploading…");
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) set(0.5 * e.loaded / e.total, "uploading…"); };
+    xhr.upload.onload = () => set(0.6, "reading the castle…");
+    xhr.onload = () => {
+      $("progress").hidden = true;
+      let doc = {};
+      try { doc = JSON.parse(xhr.responseText); } catch (_) { doc = { error: `the server answered ${xhr.status}` }; }
+      if (xhr.status >= 400) showError(doc.error || "the photo could not be read");
+      else render(doc);
+    };
+    xhr.onerror = () => { $("progress").hidden = true; showError("the server cannot be reached: is tablesight still running?"); };
+    xhr.send(form);
+  }
+
+  const input = $("photo-input");
+  if (input) input.addEventListener("change", () => input.files[0] && upload(input.files[0]));
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault(); drop.classList.remove("over");
+    if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]);
+  });
+
+  function el(tag, attrs, text) {
+    const ns = ["svg", "circle", "line", "polygon", "rect", "text", "g"].includes(tag) ? "http://www.w3.org/2000/svg" : null;
+    const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function render(doc) {
+    view = doc.state ? doc : view;
+    const state = doc.state;
+    if (!state) return;
+    const report = state.report;
+    $("drop-hint").hidden = true;
+    $("photo-wrap").hidden = !state.photo;
+    $("tools").hidden = !state.photo;
+    if (state.photo) {
+      const img = $("photo");
+      const src = `/api/photos/${state.photo}.jpg`;
+      if (img.getAttribute("src") !== src) img.src = src;
+      const [w, h] = state.image_size;
+      const svg = $("marks");
+      svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+      drawMarks(svg, state, Math.max(w, h) / 1000);
+    }
+    renderScores(report);
+    renderYards(state.courtyards, report);
+    renderWarnings([...report.warnings, ...(report.history_warnings || [])], report.notes || []);
+    selectPiece(null);
+  }
+
+  function drawMarks(svg, state, s) {
+    svg.replaceChildren();
+    const yards = el("g", { class: "yards-layer" });
+    for (const y of state.courtyards) {
+      const poly = el("polygon", { points: y.points.map((p) => p.join(",")).join(" "), class: "yard", "data-yard": y.id,
+        fill: y.owner ? COLOURS[y.owner] : "#bbb" });
+      yards.append(poly);
+    }
+    svg.append(yards);
+    for (const m of state.marks.filter((m) => m.kind === "wall")) {
+      svg.append(el("line", { x1: m.px[0], y1: m.px[1], x2: m.to[0], y2: m.to[1], class: `piece wall ${m.wall}`,
+        "data-id": m.id, "stroke-width": (m.wall === "long" ? 9 : 7) * s }));
+    }
+    for (const m of state.marks.filter((m) => m.kind !== "wall")) {
+      const r = (m.kind === "tower" ? 14 : 11) * s;
+      svg.append(el("circle", { cx: m.px[0], cy: m.px[1], r, class: `piece ${m.kind}`, "data-id": m.id,
+        fill: m.kind === "keep" ? COLOURS[m.color] : "rgba(255,230,0,0.35)", "stroke-width": 3 * s }));
+      if (m.double) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": 22 * s }, "×2"));
+    }
+    for (const y of state.courtyards) {
+      const cx = y.points.reduce((a, p) => a + p[0], 0) / y.points.length;
+      const cy = y.points.reduce((a, p) => a + p[1], 0) / y.points.length;
+      svg.append(el("text", { x: cx, y: cy, class: "yard-value", "font-size": 30 * s, "data-yard": y.id }, y.owner ? y.value : "?"));
+    }
+  }
+
+  function renderScores(report) {
+    const bars = $("score-bars");
+    bars.replaceChildren();
+    const scores = Object.entries(report.scores).sort((a, b) => b[1] - a[1]);
+    const top = Math.max(1, ...scores.map(([, v]) => v));
+    for (const [colour, score] of scores) {
+      const row = el("div", { class: "score-row", "data-colour": colour });
+      row.append(el("span", { class: "name" }, colour));
+      const bar = el("span", { class: "bar" });
+      bar.append(el("span", { class: "fill", style: `width:${(100 * score) / top}%;background:${COLOURS[colour]}` }));
+      row.append(bar, el("span", { class: "score" }, String(score)));
+      bars.append(row);
+    }
+    const w = report.winner;
+    $("winner").className = "winner";
+    $("winner").textContent = w === null ? "Nobody owns a courtyard yet."
+      : Array.isArray(w) ? `Shared victory: ${w.join(" & ")}` : `Winner: ${w}`;
+    const counts = Object.entries(report.scores).map(([, v]) => v);
+    if (w && !Array.isArray(w) && counts.filter((v) => v === Math.max(...counts)).length > 1) {
+      $("winner").textContent += " (tie-break: more keeps on the table)";
+    }
+  }
+
+  function renderYards(yards, report) {
+    const body = $("yards");
+    body.replaceChildren();
+    report.courtyards.forEach((y) => {
+      const tr = el("tr", { "data-yard": y.id });
+      const dot = el("td");
+      dot.append(el("span", { class: `dot ${y.owner || "none"}` }));
+      tr.append(dot, el("td", {}, y.owner ? y.owner + (y.double ? " ×2" : "") : "unclaimed"), el("td", {}, String(y.towers)), el("td", {}, String(y.value)));
+      tr.addEventListener("mouseenter", () => highlight(y.id, true));
+      tr.addEventListener("mouseleave", () => highlight(y.id, false));
+      body.append(tr);
+    });
+    if (!report.courtyards.length) body.append(el("tr", {}, "")).append(el("td", { colspan: 4, class: "muted" }, "No courtyard enclosed yet."));
+  }
+
+  function highlight(id, on) {
+    document.querySelectorAll(`[data-yard="${id}"]`).forEach((n) => n.classList.toggle("hot", on));
+    const yard = view && view.state.courtyards.find((y) => y.id === id);
+    if (!yard) return;
+    document.querySelectorAll("circle.tower").forEach((c) => c.classList.toggle("hot", on && yard.towers.includes(c.dataset.id)));
+  }
+
+  function renderWarnings(warnings, notes) {
+    const list = $("warnings");
+    list.replaceChildren();
+    for (const w of warnings) {
+      const li = el("li", { class: "warning" });
+      if (w.rule) {
+        const a = el("a", { href: `/rules#${w.rule}`, title: (window.TABLESIGHT_RULES || {})[w.rule] || "", target: "_blank" }, w.rule);
+        li.append(a, " ");
+      }
+      li.append(w.message);
+      list.append(li);
+    }
+    for (const n of notes) list.append(el("li", { class: "note" }, n));
+    if (!warnings.length && !notes.length) list.append(el("li", { class: "muted" }, "None."));
+  }
+
+  function imagePoint(evt) {
+    const img = $("photo");
+    const rect = img.getBoundingClientRect();
+    const [w, h] = view.state.image_size;
+    return [((evt.clientX - rect.left) / rect.width) * w, ((evt.clientY - rect.top) / rect.height) * h];
+  }
+
+  function selectPiece(id) {
+    selected = id;
+    document.querySelectorAll(".piece.selected").forEach((n) => n.classList.remove("selected"));
+    $("selected").hidden = !id;
+    if (!id) return;
+    document.querySelectorAll(`[data-id="${id}"]`).forEach((n) => n.classList.add("selected"));
+    const mark = view.state.marks.find((m) => m.id === id);
+    $("selected-name").textContent = mark.kind === "keep" ? `${mark.color} keep` : mark.kind === "wall" ? `${mark.wall} wall ${id}` : `tower ${id}`;
+    $("keep-edit").hidden = mark.kind !== "keep";
+    $("wall-edit").hidden = mark.kind !== "wall";
+    if (mark.kind === "keep") { $("selected-colour").value = mark.color; $("selected-double").checked = mark.double; }
+    if (mark.kind === "wall") $("selected-kind").value = mark.wall;
+  }
+
+  async function correct(action) {
+    try { showError(""); render(await api("/corrections", action)); } catch (err) { showError(err.message); }
+  }
+
+  $("marks").addEventListener("click", (evt) => {
+    if (!view) return;
+    const id = evt.target.dataset && evt.target.dataset.id;
+    const [px, py] = imagePoint(evt);
+    if (mode === "select") { selectPiece(id || null); return; }
+    if (mode === "add_tower") correct({ action: "add_tower", px, py });
+    if (mode === "add_keep") correct({ action: "add_keep", px, py, color: $("keep-colour").value });
+    if (mode === "add_wall" && id && id.startsWith("t")) {
+      if (!wallStart) { wallStart = id; selectPiece(id); } else { correct({ action: "add_wall", from: wallStart, to: id }); wallStart = null; }
+    }
+  });
+  document.querySelectorAll("button.mode").forEach((b) => b.addEventListener("click", () => {
+    mode = b.dataset.mode; wallStart = null;
+    document.querySelectorAll("button.mode").forEach((x) => x.classList.toggle("active", x === b));
+  }));
+  $("delete-piece").addEventListener("click", () => selected && correct({ action: "delete", id: selected }));
+  $("selected-colour").addEventListener("change", () => correct({ action: "set_keep", id: selected, color: $("selected-colour").value }));
+  $("selected-double").addEventListener("change", () => correct({ action: "set_keep", id: selected, double: $("selected-double").checked }));
+  $("selected-kind").addEventListener("change", () => correct({ action: "set_wall", id: selected, kind: $("selected-kind").value }));
+  $("undo").addEventListener("click", async () => { try { render(await api("/undo")); } catch (err) { showError(err.message); } });
+
+  async function savePlayers() {
+    try { const doc = await api("/players", { player1: $("player1").value, player2: $("player2").value }); showConfirmations(doc.game); }
+    catch (err) { showError(err.message); }
+  }
+  function showConfirmations(game) {
+    const parts = [1, 2].map((i) => game[`confirmed${i}`] ? `${game[`player${i}`]} confirmed` : null).filter(Boolean);
+    $("confirmations").textContent = parts.length ? parts.join(" · ") : "Not confirmed yet.";
+  }
+  $("player1").addEventListener("change", savePlayers);
+  $("player2").addEventListener("change", savePlayers);
+  for (const i of [1, 2]) {
+    $(`confirm${i}`).addEventListener("click", async () => {
+      await savePlayers();
+      try { showConfirmations((await api(`/confirm/${i}`)).game); } catch (err) { showError(err.message); }
+    });
+  }
+
+  const events = new EventSource(`/api/games/${gameId}/events`);
+  events.addEventListener("state", (e) => { const doc = JSON.parse(e.data); if (doc.state) render(doc); });
+  events.addEventListener("status", (e) => { const s = $("live-status"); if (s) s.textContent = JSON.parse(e.data).status; });
+  fetch(`/api/games/${gameId}`).then((r) => r.json()).then((doc) => { showConfirmations(doc.game); if (doc.state) render(doc); });
+})();
