@@ -19,7 +19,7 @@ from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points,
 MIN_CORNERS = 6
 CLIPPED = 248.0
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
-DETECTION_MAX_SIDE = 1600
+DETECTION_MAX_SIDE = 1100
 # A straight-down view hides the focal length; below this tilt it is not read from the card.
 MIN_TILT_FOR_FOCAL_DEG = 12.0
 
@@ -99,8 +99,11 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.005)
     refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).copy(), (window, window), (-1, -1), criteria)
     board_markers = charuco_board().getObjPoints()
-    marker_table = np.concatenate([np.asarray(board_markers[i])[:, :2] for i in marker_ids]) if len(marker_ids) \
-        else np.zeros((0, 2))
+    # Markers of other boards (ids 17–49 are free for other uses) are not part of the card.
+    own = np.array([0 <= i < len(board_markers) for i in marker_ids], dtype=bool)
+    marker_table = (np.concatenate([np.asarray(board_markers[i])[:, :2] for i in marker_ids[own]])
+                    if own.any() else np.zeros((0, 2)))
+    markers = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 

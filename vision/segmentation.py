@@ -32,16 +32,20 @@ class ColourFeatures:
 
 
 def colour_features(normalised: np.ndarray) -> ColourFeatures:
-    n = np.clip(normalised, 0.0, 1.6)
-    value = n.mean(axis=2)
-    hi, lo = n.max(axis=2), n.min(axis=2)
-    saturation = (hi - lo) / np.maximum(hi, 0.04)
-    hsv = cv2.cvtColor(np.clip(n / 1.6, 0, 1).astype(np.float32), cv2.COLOR_BGR2HSV)
-    total = np.maximum(n.sum(axis=2), 1e-3)
-    rb = np.clip(n[..., 2] / total * BINS[0] * 1.2, 0, BINS[0] - 1).astype(np.int32)
-    gb = np.clip(n[..., 1] / total * BINS[1] * 1.2, 0, BINS[1] - 1).astype(np.int32)
-    vb = np.clip((np.log2(np.maximum(value, 1 / 64)) + 6) / 6.5 * BINS[2], 0, BINS[2] - 1).astype(np.int32)
-    return ColourFeatures(value, saturation, hsv[..., 0] / 2.0, np.stack([rb, gb, vb], axis=-1))
+    """Per-pixel colour features of a card-normalised BGR float image (OpenCV ops: fast on big photos)."""
+    n = np.clip(normalised, 0.0, 1.6, dtype=np.float32)
+    b, g, r = cv2.split(n)
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    total = cv2.add(cv2.add(b, g), r)
+    value = total * (1.0 / 3.0)
+    saturation = cv2.divide(cv2.subtract(hi, lo), cv2.max(hi, 0.04))
+    hsv = cv2.cvtColor(n * (1.0 / 1.6), cv2.COLOR_BGR2HSV)
+    safe = cv2.max(total, 1e-3)
+    rb = np.clip(cv2.divide(r, safe) * (BINS[0] * 1.2), 0, BINS[0] - 1).astype(np.int32)
+    gb = np.clip(cv2.divide(g, safe) * (BINS[1] * 1.2), 0, BINS[1] - 1).astype(np.int32)
+    vb = np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
+    return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, np.stack([rb, gb, vb], axis=-1))
 
 
 class TableModel:
@@ -85,7 +89,8 @@ class TableModel:
 
     def likelihood(self, feats: ColourFeatures) -> np.ndarray:
         k = feats.chroma_key
-        return self.histogram[k[..., 0], k[..., 1], k[..., 2]]
+        flat = (k[..., 0] * BINS[1] + k[..., 1]) * BINS[2] + k[..., 2]
+        return self.histogram.ravel()[flat]
 
 
 def _smooth(hist: np.ndarray) -> np.ndarray:

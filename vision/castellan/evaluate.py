@@ -1,7 +1,8 @@
 """Accuracy of photo reading against truth: per-piece precision/recall, keep colours, exact boards
 and exact scores, broken down by tilt, light and table; plus time per stage.
 
-Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos
+Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos [--known-lens]
+(--known-lens reads each photo with its camera's lens profile, as `score --camera` does.)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tablesight.calibration.camera import Lens
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
@@ -75,10 +77,12 @@ def compare(truth: Board, read: Board | None) -> tuple[dict[str, Counter], int, 
     return counts, right, len(pairs)
 
 
-def evaluate_photo(path: Path, reader: CastellanReader) -> PhotoScore:
+def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False) -> PhotoScore:
     truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
     truth = board_from_dict(truth_doc["board"])
     photo = read_photo(path)
+    if known_lens:  # as with `--camera`: the lens is calibrated, the pose still comes from the card
+        reader = CastellanReader(reader.profile, Lens.from_dict(truth_doc["camera"]))
     reading = reader.read(photo.image, photo.focal_35mm)
     result = PhotoScore(path.name, truth_doc["scene"], timings_ms=reading.timings_ms)
     result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, reading.board)
@@ -128,13 +132,15 @@ def print_tables(results: list[PhotoScore]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
+    args = list(argv if argv is not None else sys.argv[1:])
+    known_lens = "--known-lens" in args
+    args = [a for a in args if a != "--known-lens"]
     folder = Path(args[0] if args else "samples/castellan/photos")
     photos = sorted(folder.glob("*.jpg"))
     reader = CastellanReader()
     results = []
     for i, path in enumerate(photos):
-        r = evaluate_photo(path, reader)
+        r = evaluate_photo(path, reader, known_lens)
         results.append(r)
         c = r.counts
         print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "

@@ -19,6 +19,7 @@ from tablesight.vision.castellan.carving import PixelClasses, carve, warp_mask
 from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 7.0
+GAP_MM = 9  # mm of missing colour tolerated along the lean
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,9 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
     body = profile.keep_height - profile.keep_roof_height
     side = profile.dimensions.keep_side
     found = []
+    min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     for colour, mask in classes.keeps.items():
-        if not mask.any():
+        if cv2.countNonZero(mask) < min_pixels:
             continue
         solid = carve(view, mask, [0.3 * body, 0.6 * body, 0.9 * body], region)
         solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN,
@@ -55,19 +57,37 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
 
 def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Region, view: TableView,
                  profile: PieceProfile) -> KeepReading:
+    """Single or double from how far the keep's colour reaches, on the table plane, away from the camera:
+    compared with where the top of a single and of a double keep would land seen from this camera."""
     camera = view.pose.centre
     outward = centre - camera[:2]
     ground = float(np.linalg.norm(outward))
-    tan_view = ground / max(-camera[2], 1.0)
     single, double = profile.keep_height, 2 * profile.keep_height
-    if ground < 1e-6 or (double - single) * tan_view < MIN_LEAN_DIFFERENCE_MM:
+    if ground < 1e-6:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     u = outward / ground
-    reach = _lean_reach(flat, region, centre, u, double * tan_view + profile.dimensions.keep_side)
-    half = profile.dimensions.keep_side * 0.6
-    top = (reach - half) / tan_view
-    is_double = bool(top > (single + double) / 2)
+    reach_single = _top_reach(view, centre, u, single, profile)
+    reach_double = _top_reach(view, centre, u, double, profile)
+    if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
+        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+    reach = _lean_reach(flat, region, centre, u, reach_double + profile.dimensions.keep_side)
+    is_double = bool(reach > (reach_single + reach_double) / 2)
+    # Report the height the reach suggests, interpolated between the two hypotheses.
+    top = single + (double - single) * (reach - reach_single) / (reach_double - reach_single)
     return KeepReading(colour, float(centre[0]), float(centre[1]), is_double, True, float(top))
+
+
+def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float, profile: PieceProfile) -> float:
+    """How far from the keep's centre, away from the camera, its top lands on the table in the photo."""
+    half = profile.dimensions.keep_side / 2
+    base = height - profile.keep_roof_height
+    points = [(centre, height)] + [(centre + u * half, base)]
+    reach = 0.0
+    for point, h in points:
+        pixel = view.pose.project(np.array([point]), h)
+        on_table = view.pose.table_point(pixel, 0.0)[0]
+        reach = max(reach, float((on_table - centre) @ u))
+    return reach
 
 
 def _lean_reach(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray, limit: float) -> float:
@@ -87,7 +107,7 @@ def _lean_reach(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.ndar
             reach, misses = step, 0
         else:
             misses += 1
-            if misses > 3:
+            if misses > GAP_MM:  # a stacked keep narrows where the lower roof meets the upper body
                 break
     return reach
 

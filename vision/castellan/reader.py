@@ -15,12 +15,14 @@ from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.vision.castellan.carving import PixelClasses, card_mask, carve, castle_region, classify_pixels
 from tablesight.vision.castellan.keeps import KeepReading, find_keeps, merge_close
+from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
 from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
-PX_PER_MM = 2.0
+# The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
+MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 
 
 @dataclass
@@ -43,7 +45,7 @@ class CastellanReader:
         self.lens = lens
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
-             card: CardDetection | None = None) -> PhotoReading:
+             card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
@@ -53,12 +55,22 @@ class CastellanReader:
             view = TableView(image, card)
             table = TableModel.learn(view)
             classes = classify_pixels(view, table)
-            region = castle_region(view, classes, self.profile, PX_PER_MM)
+            px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
+            region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
         self._read_pieces(view, classes, region, reading)
+        if self.lens is None and refinements > 0:
+            with _timed(timings, "lens"):
+                refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
+            if refined is not None:
+                # Read again through the corrected lens (the first reading only measured it).
+                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1)
+                for stage, ms in timings.items():
+                    again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
+                return again
         with _timed(timings, "rebuild"):
             reading.board = self._board(reading)
         return reading

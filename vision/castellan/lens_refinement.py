@@ -1,0 +1,69 @@
+"""Refining the lens from the castle itself, when no camera profile was given.
+
+A single card photo pins down the table plane near the card, but the focal length
+and the lens distortion it suggests are uncertain, and errors grow with distance
+from the card. The castle is a ruler spread over the whole table: towers joined by
+a wall stand one short or long span apart (the piece profile's sizes). Choosing the
+focal length and distortion that make those spans right — with the pose always
+re-solved from the card — corrects the mapping where the castle is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.card_detection import CardDetection, _solve_pose
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+
+MIN_SPANS = 6
+FOCAL_STEPS = np.linspace(0.8, 1.25, 19)
+K1_STEPS = np.linspace(-0.3, 0.1, 21)
+
+
+def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
+                     profile: PieceProfile) -> CardDetection | None:
+    """A card detection with a lens that makes the castle's wall spans right, or None if not better."""
+    spans = [(w.start, w.end, profile.dimensions.centre_spacing(w.kind)) for w in walls if w.end is not None]
+    if len(spans) < MIN_SPANS:
+        return None
+    height = profile.tower_height * 0.5
+    pixels = card.pose.project(np.array([t.position for t in towers]), height)  # where the towers are in the photo
+    table_pts = card.table_points
+    if len(table_pts) < 6:
+        return None
+    start = card.pose.lens
+
+    def residual(focal: float, k1: float) -> tuple[float, CameraPose]:
+        matrix = start.matrix.copy()
+        matrix[0, 0] = matrix[1, 1] = focal
+        distortion = np.array([k1, 0.0, 0.0, 0.0, 0.0])
+        lens = Lens(matrix, distortion, start.image_size)
+        pose = _solve_pose(lens, table_pts, card.image_points)
+        card_error = float(np.median(np.linalg.norm(pose.project(table_pts) - card.image_points, axis=1)))
+        mapped = pose.table_point(pixels, height)
+        lengths = np.array([np.linalg.norm(mapped[a] - mapped[b]) for a, b, _ in spans])
+        expected = np.array([s for _, _, s in spans])
+        span_error = float(np.median(np.abs(lengths - expected)))
+        return span_error + 2.0 * card_error, pose
+
+    best_score, best_pose = residual(start.focal, float(start.distortion[0]))
+    initial = best_score
+    for f_scale in FOCAL_STEPS:
+        for k1 in K1_STEPS:
+            score, pose = residual(start.focal * f_scale, float(k1))
+            if score < best_score:
+                best_score, best_pose = score, pose
+    if best_score > 0.8 * initial:
+        return None
+    return replace(card, pose=best_pose, homography=_homography(best_pose, card), focal_source="castle")
+
+
+def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:
+    homography, _ = cv2.findHomography(card.table_points, pose.lens.undistort_points(card.image_points))
+    return homography
