@@ -22,7 +22,7 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-055.jpg"
+PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-003.jpg"
 
 
 class Client:

@@ -19,7 +19,7 @@ from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points,
 MIN_CORNERS = 6
 CLIPPED = 248.0
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
-DETECTION_MAX_SIDE = 1100
+DETECTION_MAX_SIDE = 1600
 # A straight-down view hides the focal length; below this tilt it is not read from the card.
 MIN_TILT_FOR_FOCAL_DEG = 12.0
 
@@ -104,6 +104,11 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     marker_table = (np.concatenate([np.asarray(board_markers[i])[:, :2] for i in marker_ids[own]])
                     if own.any() else np.zeros((0, 2)))
     markers = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
+    if len(markers):
+        # Marker corners found on a reduced copy are refined at full resolution too.
+        small_window = int(np.clip(square_px / 12, 2, 8))
+        markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
+                                   (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 

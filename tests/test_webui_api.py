@@ -9,7 +9,7 @@ import pytest
 
 from tablesight.webui import create_app
 
-PHOTO = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos" / "photo-055.jpg"
+PHOTO = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos" / "photo-003.jpg"
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
-PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-055.jpg"
+PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-003.jpg"
 VIDEO = ROOT / "samples" / "castellan" / "video.mp4"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -22,8 +22,8 @@ from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
 MIN_SPANS = 6
-FOCAL_STEPS = np.linspace(0.8, 1.25, 19)
-K1_STEPS = np.linspace(-0.3, 0.1, 21)
+FOCAL_STEPS = np.linspace(0.7, 1.4, 29)
+K1_STEPS = np.linspace(-0.35, 0.1, 19)
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
