@@ -12,7 +12,7 @@ from pathlib import Path
 from tablesight.errors import EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
 from tablesight.inputs import looks_like_image, read_json, read_photo
 
-GAMES = ("castellan",)
+GAMES = ("castellan", "catan")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,9 +82,24 @@ def run_calibrate_pieces(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_catan_board(args: argparse.Namespace, doc) -> int:
+    from tablesight.scoring.catan.board import CatanFormatError, board_from_dict
+    from tablesight.scoring.catan.report import catan_report, format_catan
+
+    try:
+        board = board_from_dict(doc)
+    except CatanFormatError as exc:
+        raise UnreadableInput(f"{args.input}: {exc}.") from None
+    report = catan_report(board)
+    print(json.dumps(report, indent=2) if args.json else format_catan(report))
+    return 0
+
+
 def run_score_photo(args: argparse.Namespace) -> int:
     from tablesight.photo_scoring import load_profiles, score_photo
 
+    if args.game not in (None, "castellan"):
+        raise UsageError(f"reading {args.game} photos is not available yet; give a {args.game} board JSON file.")
     if args.annotate and args.annotate.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise UsageError("--annotate must name a .png or .jpg file.")
     profile, lens = load_profiles(args.profile, args.camera)
@@ -198,9 +213,13 @@ def run_score(args: argparse.Namespace) -> int:
     if args.annotate:
         raise UsageError("--annotate draws on a photo; give a photo, not a board file.")
     doc = read_json(args.input)
-    game = args.game or (doc.get("game", "castellan") if isinstance(doc, dict) else "castellan")
+    game = doc.get("game", "castellan") if isinstance(doc, dict) else "castellan"
+    if args.game and args.game != game:
+        raise UsageError(f"{args.input} is a {game} board, not {args.game}.")
+    if game == "catan":
+        return _score_catan_board(args, doc)
     if game != "castellan":
-        raise UnreadableInput(f"{args.input} is a {game!r} board; only castellan boards are scored so far.")
+        raise UnreadableInput(f"{args.input} is a {game!r} board; castellan and catan boards are scored.")
     from tablesight.scoring.castellan.board_json import BoardFormatError, board_from_dict
     from tablesight.scoring.castellan.report import score_board
     from tablesight.scoring.castellan.text_report import format_report

@@ -1,0 +1,1 @@
+"""Catan: board model (axial hexes, crossings, edges), scores, longest road, production, rule checks."""
