@@ -8,7 +8,7 @@ perspective, and the paper's white and the ink's black for exposure and white ba
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,6 +45,13 @@ class CardDetection:
 
     def image_to_table(self, pixels: np.ndarray, height: float = 0.0) -> np.ndarray:
         return self.pose.table_point(pixels, height)
+
+    def scaled(self, factor: float, image_size: tuple[int, int]) -> CardDetection:
+        """The same detection for the photo resized by `factor` (same camera pose)."""
+        lens = self.pose.lens.for_size(image_size)
+        scale = np.diag([factor, factor, 1.0])
+        return replace(self, image_points=self.image_points * factor, homography=scale @ self.homography,
+                       pose=CameraPose(lens, self.pose.rvec, self.pose.tvec))
 
     def mm_per_pixel(self) -> float:
         """Table millimetres per image pixel near the card (for sizing image operations)."""

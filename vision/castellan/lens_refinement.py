@@ -22,8 +22,9 @@ from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
 MIN_SPANS = 6
-FOCAL_STEPS = np.linspace(0.7, 1.4, 29)
-K1_STEPS = np.linspace(-0.35, 0.1, 19)
+# Coarse grid over focal scale and k1, then a finer grid around the best cell.
+FOCAL_RANGE, K1_RANGE = (0.7, 1.4), (-0.35, 0.1)
+COARSE_STEPS, FINE_STEPS = 9, 7
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
@@ -54,11 +55,18 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
 
     best_score, best_pose = residual(start.focal, float(start.distortion[0]))
     initial = best_score
-    for f_scale in FOCAL_STEPS:
-        for k1 in K1_STEPS:
-            score, pose = residual(start.focal * f_scale, float(k1))
-            if score < best_score:
-                best_score, best_pose = score, pose
+    best = (1.0, float(start.distortion[0]))
+    f_lo, f_hi = FOCAL_RANGE
+    k_lo, k_hi = K1_RANGE
+    for steps in (COARSE_STEPS, FINE_STEPS):
+        f_step, k_step = (f_hi - f_lo) / (steps - 1), (k_hi - k_lo) / (steps - 1)
+        for f_scale in np.linspace(f_lo, f_hi, steps):
+            for k1 in np.linspace(k_lo, k_hi, steps):
+                score, pose = residual(start.focal * f_scale, float(k1))
+                if score < best_score:
+                    best_score, best_pose, best = score, pose, (f_scale, k1)
+        f_lo, f_hi = best[0] - f_step, best[0] + f_step
+        k_lo, k_hi = best[1] - k_step, best[1] + k_step
     if best_score > 0.8 * initial:
         return None
     return replace(card, pose=best_pose, homography=_homography(best_pose, card), focal_source="castle")

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from tablesight.calibration.camera import Lens
@@ -23,6 +24,7 @@ from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
+WORKING_PX_PER_MM = 2.2
 
 
 @dataclass
@@ -51,6 +53,7 @@ class CastellanReader:
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+        image, card = _working_resolution(image, card)
         with _timed(timings, "segment"):
             view = TableView(image, card)
             table = TableModel.learn(view)
@@ -103,6 +106,16 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
+
+
+def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, CardDetection]:
+    """Big photos are read at about WORKING_PX_PER_MM near the card: more pixels add time, not detail."""
+    factor = WORKING_PX_PER_MM * card.mm_per_pixel()
+    if factor >= 0.8:
+        return image, card
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    size = (small.shape[1], small.shape[0])
+    return small, card.scaled(size[0] / image.shape[1], size)
 
 
 @contextmanager
