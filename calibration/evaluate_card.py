@@ -1,6 +1,6 @@
 """Evaluation of card finding on photos with truth: detection rate, reprojection, table mapping.
 
-Run: python -m tablesight.calibration.evaluate_card samples/castellan/photos
+Run: python -m tablesight.calibration.evaluate_card samples/castellan/photos [--known-lens]
 """
 
 from __future__ import annotations
@@ -34,10 +34,11 @@ def truth_pose(truth: dict) -> CameraPose:
     return CameraPose(lens, np.array(truth["camera"]["rvec"]), np.array(truth["camera"]["tvec"]))
 
 
-def evaluate_photo(path: Path) -> CardResult:
+def evaluate_photo(path: Path, known_lens: bool = False) -> CardResult:
     truth = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
     photo = read_photo(path)
-    detection = find_card(photo.image, focal_35mm=photo.focal_35mm)
+    lens = Lens.from_dict(truth["camera"]) if known_lens else None
+    detection = find_card(photo.image, lens=lens, focal_35mm=photo.focal_35mm)
     if detection is None:
         return CardResult(path.name, False, 0, float("nan"), [], float("nan"), "")
     actual = truth_pose(truth)
@@ -53,11 +54,14 @@ def evaluate_photo(path: Path) -> CardResult:
 
 
 def main(argv: list[str] | None = None) -> int:
-    folder = Path((argv or sys.argv[1:] or ["samples/castellan/photos"])[0])
+    args = list(argv if argv is not None else sys.argv[1:])
+    known_lens = "--known-lens" in args  # as with `score --camera`: the lens is calibrated
+    args = [a for a in args if a != "--known-lens"]
+    folder = Path(args[0] if args else "samples/castellan/photos")
     photos = sorted(folder.glob("*.jpg"))
     results = []
     for i, path in enumerate(photos):
-        results.append(evaluate_photo(path))
+        results.append(evaluate_photo(path, known_lens))
         print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{'photo':<16} {'found':>5} {'corners':>7} {'reproj px':>9} {'tower med mm':>12} "

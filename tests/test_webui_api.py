@@ -111,3 +111,27 @@ def test_pin_is_required_when_set(tmp_path):
     assert client.post("/login", data={"pin": "000000", "csrf_token": token}).status_code == 200
     assert client.post("/login", data={"pin": "123456", "csrf_token": token}).status_code == 302
     assert client.get("/").status_code == 200
+
+
+def test_history_flags_building_in_an_opponents_courtyard_and_late_double_keeps():
+    from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+    from tablesight.webui.games import history_warnings
+
+    towers = (Tower("a", 0, 0), Tower("b", 128, 0), Tower("c", 128, 128), Tower("d", 0, 128))
+    walls = (Wall("w1", "long", ("a", "b")), Wall("w2", "long", ("b", "c")), Wall("w3", "long", ("c", "d")),
+             Wall("w4", "long", ("d", "a")))
+    before = Board(towers, walls, (Keep("red", 30, 30),))
+    blue_builds_inside = Board(towers + (Tower("e", 64, 64),), walls, (Keep("red", 30, 30), Keep("blue", 300, 300)))
+    assert [w["rule"] for w in history_warnings(before, blue_builds_inside)] == ["C7"]
+    late_double = Board(towers, walls, (Keep("red", 30, 30), Keep("red", 90, 90, double=True)))
+    assert "C8" in [w["rule"] for w in history_warnings(before, late_double)]
+    ring = (Tower("p", 0, 0), Tower("q", 64, 0), Tower("r", 128, 0), Tower("s", 128, 64), Tower("t", 64, 64),
+            Tower("u", 0, 64))
+    pairs = zip(ring, ring[1:] + ring[:1], strict=True)
+    sides = tuple(Wall(f"v{i}", "short", (a.id, b.id)) for i, (a, b) in enumerate(pairs))
+    owned = Board(ring, sides, (Keep("red", 32, 32),))
+    split = sides + (Wall("mid", "short", ("q", "t")),)
+    split_for_blue = Board(ring, split, (Keep("red", 32, 32), Keep("blue", 96, 32)))
+    assert [w["rule"] for w in history_warnings(owned, split_for_blue)] == ["C6"]
+    split_for_red = Board(ring, split, (Keep("red", 32, 32), Keep("red", 96, 32)))
+    assert history_warnings(owned, split_for_red) == []

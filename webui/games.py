@@ -68,8 +68,8 @@ def record_state(store: GameStore, game_id: str, source: str, board: Board, phot
 
 
 def history_warnings(before: Board | None, after: Board) -> list[dict]:
-    """Rules only a sequence of boards shows: building in an opponent's courtyard (C7), a double keep
-    added to a courtyard that was already claimed (C8)."""
+    """Rules only a sequence of boards shows: building in an opponent's courtyard (C7), a split courtyard
+    claimed by another colour (C6), a double keep added to a courtyard that was already claimed (C8)."""
     if before is None:
         return []
     found = []
@@ -89,6 +89,7 @@ def history_warnings(before: Board | None, after: Board) -> list[dict]:
             found.append({"code": "built-in-opponent-courtyard", "rule": "C7",
                           "message": f"a tower was built inside {'/'.join(sorted(owners[home]))}'s courtyard",
                           "where": {"x": round(tower.x, 1), "y": round(tower.y, 1)}})
+    found += _claim_history(before, after, faces, owners)
     points = np.array([k.position for k in new_keeps if k.double]).reshape(-1, 2)
     doubles = [k for k in new_keeps if k.double]
     for keep, home in zip(doubles, smallest_face_containing(faces, points), strict=True):
@@ -96,6 +97,24 @@ def history_warnings(before: Board | None, after: Board) -> list[dict]:
             found.append({"code": "late-double-keep", "rule": "C8",
                           "message": f"a {keep.color} double keep was added to a courtyard already claimed",
                           "where": {"x": round(keep.x, 1), "y": round(keep.y, 1)}})
+    return found
+
+
+def _claim_history(before: Board, after: Board, faces_before, owners) -> list[dict]:
+    """A courtyard split off an owned courtyard since the last state must carry the owner's colour (C6).
+    (Who completed a new courtyard, for C5, needs whose turn it was, which the photos do not show.)"""
+    found = []
+    old_sets = {frozenset(f.tower_ids) for f in faces_before}
+    for yard in score_board(after).courtyards:
+        if frozenset(yard.tower_ids) in old_sets or not yard.keeps:
+            continue
+        home = smallest_face_containing(faces_before, np.array([yard.label]))[0]
+        previous = owners.get(home) if home is not None else None
+        if previous and yard.colours != previous:
+            found.append({"code": "split-claimed-by-other", "rule": "C6",
+                          "message": f"courtyard {yard.id} was split off {'/'.join(sorted(previous))}'s "
+                                     f"courtyard but holds {'/'.join(sorted(yard.colours))}",
+                          "where": {"x": round(yard.label[0], 1), "y": round(yard.label[1], 1)}})
     return found
 
 
