@@ -224,7 +224,7 @@ def _lens_from_card(table: np.ndarray, pixels: np.ndarray, size: tuple[int, int]
     fallback = Lens.pinhole(default_focal(size, focal_35mm), size)
     homography, _ = cv2.findHomography(table, pixels)
     focal = focal_from_homography(homography, size) if homography is not None else None
-    if focal is None or not 0.3 * max(size) < focal < 4.0 * max(size):
+    if focal is None or not 0.45 * max(size) < focal < 1.8 * max(size):  # 30°–95° field of view
         return fallback, "exif" if focal_35mm else "default"
     lens = Lens.pinhole(focal, size)
     if _solve_pose(lens, table, pixels).tilt_deg < MIN_TILT_FOR_FOCAL_DEG:

@@ -51,7 +51,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
         lengths = np.array([np.linalg.norm(mapped[a] - mapped[b]) for a, b, _ in spans])
         expected = np.array([s for _, _, s in spans])
         span_error = float(np.median(np.abs(lengths - expected)))
-        return span_error + 2.0 * card_error, pose
+        return span_error + 5.0 * card_error, pose
 
     best_score, best_pose = residual(start.focal, float(start.distortion[0]))
     initial = best_score
@@ -67,7 +67,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
                     best_score, best_pose, best = score, pose, (f_scale, k1)
         f_lo, f_hi = best[0] - f_step, best[0] + f_step
         k_lo, k_hi = best[1] - k_step, best[1] + k_step
-    if best_score > 0.8 * initial:
+    if best_score > 0.6 * initial:
         return None
     return replace(card, pose=best_pose, homography=_homography(best_pose, card), focal_source="castle")
 

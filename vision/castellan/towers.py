@@ -1,4 +1,7 @@
-"""Towers: round solids as wide as a tower, found as peaks of the carved footprint's distance map."""
+"""Towers: round solids wider than the castle's walls, found as peaks of the carved footprint's
+distance map. How wide a wall looks depends on the photo (blur, lean, shadows), so the bar a
+tower must clear is set from the walls of this very photo: the median half-width along the
+footprint's medial axis, which walls dominate."""
 
 from __future__ import annotations
 
@@ -6,39 +9,63 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from skimage.morphology import skeletonize
 
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.table_view import Region
 
-# A disc this share of a tower's diameter fits inside a tower's footprint but not inside a wall.
-CORE_SHARE = 0.62
+WIDER_THAN_WALLS = 1.3  # a tower's inscribed radius over the walls' half-width
+MIN_RADIUS_SHARE = 0.6  # and at least this share of the profile's tower radius
+# Towers only ever join through a wall, so two towers are at least a short span apart (rules as evidence).
+MIN_SPACING_SHARE = 0.6
 
 
 @dataclass(frozen=True)
 class TowerReading:
     x: float
     y: float
-    radius_mm: float  # equivalent radius of the footprint's core
+    radius_mm: float  # inscribed radius of the footprint at the tower
 
     @property
     def position(self) -> tuple[float, float]:
         return (self.x, self.y)
 
 
+def wall_half_width(mask: np.ndarray, dist: np.ndarray) -> float:
+    """Median distance-to-background along the medial axis (mm): the walls' half-width in this photo."""
+    skeleton = skeletonize(mask > 0)
+    values = dist[skeleton]
+    return float(np.median(values)) if values.size else 0.0
+
+
 def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions) -> list[TowerReading]:
-    """Tower footprints: what survives opening the carved solid with a disc wider than any wall."""
     mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    core = max(3, int(round(CORE_SHARE * dims.tower_diameter * region.px_per_mm)) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    min_area = 0.6 * np.count_nonzero(disc)
-    towers = []
-    for i in range(1, count):
-        area = stats[i, cv2.CC_STAT_AREA]
-        if area < min_area:
-            continue
-        x, y = region.to_mm(centroids[i] + 0.5)
-        towers.append(TowerReading(float(x), float(y), float(np.sqrt(area / np.pi)) / region.px_per_mm))
-    return towers
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
+    radius = dims.tower_radius
+    bar = max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius)
+    window = max(3, int(radius * region.px_per_mm) | 1)
+    peaks = (dist >= bar) & (dist == cv2.dilate(dist, np.ones((window, window), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    accepted: list[TowerReading] = []
+    for i in np.argsort(-dist[ys, xs]):
+        x, y = _plateau_centre(dist, xs[i], ys[i], region)
+        if all(np.hypot(x - t.x, y - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in accepted):
+            accepted.append(TowerReading(x, y, float(dist[ys[i], xs[i]])))
+    return accepted
+
+
+def _plateau_centre(dist: np.ndarray, x: int, y: int, region: Region) -> tuple[float, float]:
+    """Centre of the flat top around a peak (a crenellated rim makes the peak a small plateau)."""
+    r = max(2, int(0.5 * dist[y, x] * region.px_per_mm))
+    y0, x0 = max(0, y - r), max(0, x - r)
+    patch = dist[y0:y + r + 1, x0:x + r + 1]
+    weights = np.clip(patch - 0.85 * dist[y, x], 0, None)
+    total = float(weights.sum())
+    if total <= 0:
+        px, py = x + 0.5, y + 0.5
+    else:
+        gy, gx = np.mgrid[y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]]
+        px, py = float((gx * weights).sum() / total) + 0.5, float((gy * weights).sum() / total) + 0.5
+    mm = region.to_mm(np.array([px, py]))
+    return float(mm[0]), float(mm[1])
