@@ -178,8 +178,10 @@ def _unclip_white(white: np.ndarray, black: np.ndarray) -> np.ndarray:
     """A paper white clipped in some channel (over-exposed) under-states that channel's light.
     Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones."""
     clipped = white >= CLIPPED
-    if not clipped.any() or clipped.all() or np.any(black < 3):
+    if not clipped.any() or np.any(black < 3):
         return white
+    if clipped.all():  # no channel left to compare with: the ink's ratios give the light's colour
+        return black / black.max() * white.max()
     scale = float(np.median(white[~clipped] / black[~clipped]))
     return np.where(clipped, np.maximum(white, black * scale), white)
 

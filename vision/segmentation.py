@@ -96,7 +96,7 @@ class TableModel:
 def _smooth(hist: np.ndarray) -> np.ndarray:
     """Tolerate small colour shifts and strong shading (shadows) of the same table colour."""
     hist = cv2.GaussianBlur(hist.reshape(BINS[0], -1), (0, 0), 0.8).reshape(BINS)
-    return _blur_axis(hist, axis=2, sigma=0.7)
+    return _blur_axis(hist, axis=2, sigma=0.4)
 
 
 def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
