@@ -1,9 +1,10 @@
-"""Keeps: solids of a keep colour; double keeps told by how far their top leans in the photo.
+"""Keeps: solids of a keep colour; double keeps told by how far they lean in the photo.
 
-A keep's top stands 1 or 2 keep-heights above the table; in the photo it leans away
-from the point below the camera by height × tan(view angle). Where that lean is too
-small to tell one height from the other (near straight below the camera) the keep
-is read as single and marked uncertain rather than guessed.
+A keep's top stands 1 or 2 keep-heights above the table; seen on the table plane, the
+keep's colour runs from its base's near edge away from the camera to where its top
+lands. That length is compared with the lengths a single and a double keep would
+have from this camera. Where they differ too little to tell (near straight below the
+camera) the keep is read as single and marked uncertain rather than guessed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from tablesight.vision.castellan.carving import PixelClasses, carve, warp_mask
 from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 7.0
-GAP_MM = 9  # mm of missing colour tolerated along the lean
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
 
 def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Region, view: TableView,
                  profile: PieceProfile) -> KeepReading:
-    """Single or double from how far the keep's colour reaches, on the table plane, away from the camera:
-    compared with where the top of a single and of a double keep would land seen from this camera."""
+    """Single or double from the length of the keep's colour along its lean on the table plane,
+    against the lean a single and a double keep would have seen from this camera."""
     camera = view.pose.centre
     outward = centre - camera[:2]
     ground = float(np.linalg.norm(outward))
@@ -70,7 +70,12 @@ def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Regi
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
-    reach = _lean_reach(flat, region, centre, u, reach_double + profile.dimensions.keep_side)
+    extent = _blob_extent(flat, region, centre, u)
+    if extent is None:
+        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+    # The base's near edge stays put whatever the height; the length of the colour along the lean
+    # does not depend on where the carved centre fell.
+    reach = extent - profile.dimensions.keep_side / 2
     is_double = bool(reach > (reach_single + reach_double) / 2)
     # Report the height the reach suggests, interpolated between the two hypotheses.
     top = single + (double - single) * (reach - reach_single) / (reach_double - reach_single)
@@ -90,26 +95,24 @@ def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float
     return reach
 
 
-def _lean_reach(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray, limit: float) -> float:
-    """How far (mm) the keep's colour runs from its centre away from the camera on the table plane."""
-    normal = np.array([-u[1], u[0]])
-    h, w = flat.shape
-    reach = 0.0
-    misses = 0
-    for step in np.arange(0.0, limit + 10.0, 1.0):
-        hit = False
-        for side in (-4.0, 0.0, 4.0):
-            p = region.to_pixels(centre + u * step + normal * side).astype(int)
-            if 0 <= p[0] < w and 0 <= p[1] < h and flat[p[1], p[0]]:
-                hit = True
-                break
-        if hit:
-            reach, misses = step, 0
-        else:
-            misses += 1
-            if misses > GAP_MM:  # a stacked keep narrows where the lower roof meets the upper body
-                break
-    return reach
+def _blob_extent(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray) -> float | None:
+    """Length (mm) along `u` of the keep-coloured blob on the table plane that holds the keep's centre."""
+    mask = flat.astype(np.uint8)
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    cx, cy = region.to_pixels(centre).astype(int)
+    h, w = mask.shape
+    if not (0 <= cx < w and 0 <= cy < h):
+        return None
+    label = labels[cy, cx]
+    if label == 0:
+        window = labels[max(0, cy - 6):cy + 7, max(0, cx - 6):cx + 7]
+        found = window[window > 0]
+        if not found.size:
+            return None
+        label = int(np.bincount(found).argmax())
+    ys, xs = np.nonzero(labels == label)
+    along = (region.to_mm(np.column_stack([xs + 0.5, ys + 0.5])) - centre) @ u
+    return float(np.percentile(along, 98) - np.percentile(along, 2))
 
 
 def merge_close(readings: list[KeepReading], side: float) -> list[KeepReading]:
