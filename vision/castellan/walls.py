@@ -16,7 +16,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.table_view import Region
 
-FILLED = 0.8  # share of a wall's body that must be seen solid
+FILLED = 0.65  # share of a wall's body between two towers that must be seen solid (keeps may hide some)
 STEP_MM = 1.0
 
 
