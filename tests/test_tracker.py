@@ -1,0 +1,59 @@
+"""The live tracker on the sample clip: it settles before reading, never reads while hands are in view,
+and keeps up with the camera."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tablesight.vision.castellan.tracker import LiveTracker, has_hands
+
+VIDEO = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "video.mp4"
+
+
+@pytest.fixture(scope="module")
+def frames():
+    capture = cv2.VideoCapture(str(VIDEO))
+    out = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        out.append(frame)
+    assert len(out) > 100
+    return out
+
+
+def test_hands_are_seen_exactly_when_the_truth_says(frames):
+    truth = json.loads(VIDEO.with_suffix(".truth.json").read_text())["frames"]
+    tracker = LiveTracker()
+    seen = [tracker.process(frame).hands for frame in frames]
+    expected = [f["hands"] for f in truth[: len(frames)]]
+    agree = sum(a == b for a, b in zip(seen, expected, strict=True)) / len(frames)
+    assert agree > 0.95
+    assert not any(s and not e for s, e in zip(seen, expected, strict=True))  # a hand is never invented
+
+
+def test_no_state_is_accepted_while_hands_are_in_view(frames):
+    truth = json.loads(VIDEO.with_suffix(".truth.json").read_text())["frames"]
+    tracker = LiveTracker()
+    accepted_with_hands = [i for i, frame in enumerate(frames)
+                           if tracker.process(frame).changed and truth[i]["hands"]]
+    assert accepted_with_hands == []
+
+
+def test_a_still_table_is_read_once_and_not_again(frames):
+    tracker = LiveTracker()
+    readings = {id(tracker.process(frames[40]).reading) for _ in range(12)} - {id(None)}
+    # Settling takes a few frames, then one read and one confirming read; afterwards nothing is re-read.
+    assert 1 <= len(readings) <= 2
+
+
+def test_skin_is_hands_only_where_the_picture_changed():
+    table = np.full((90, 160, 3), (60, 110, 170), np.uint8)  # a wooden (skin-like) table
+    assert not has_hands(table, table)
+    with_arm = table.copy()
+    cv2.line(with_arm, (0, 80), (90, 30), (110, 145, 200), 12)
+    assert has_hands(with_arm, table)
