@@ -114,7 +114,7 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) 
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
 
-def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 0.3) -> np.ndarray:
+def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0) -> np.ndarray:
     """Grey plastic: unsaturated, not too dark, and a colour the table around the card does not have."""
     return (feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07) & (table_like < table_threshold)
 
