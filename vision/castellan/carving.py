@@ -21,6 +21,7 @@ from tablesight.vision.segmentation import TableModel, colour_features, grey_mas
 from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
+NEAR_CASTLE_MM = 60.0  # parts of the castle's grey closer than this to it belong to it
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     extent = view.table_extent()
     coarse = Region(*extent, 0.5)
     # Grey pieces only: keeps stand inside courtyards, and a colourful tablecloth must not widen the window.
-    pieces = carve(view, classes.grey, [0.0, profile.wall_height * 0.6], coarse)
+    pieces = carve(view, classes.grey, [0.0, profile.wall_height * 0.4, profile.wall_height * 0.8], coarse)
     if with_keeps:
         for mask in classes.keeps.values():
             pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
@@ -82,10 +83,22 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     boxes = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
     if not boxes:
         return None
-    x0 = min(b[0] for b in boxes)
-    y0 = min(b[1] for b in boxes)
-    x1 = max(b[0] + b[2] for b in boxes)
-    y1 = max(b[1] + b[3] for b in boxes)
+    # The castle is one connected whole: start from its largest part and take in what lies close to it,
+    # not specks of table texture far away.
+    boxes.sort(key=lambda b: -b[cv2.CC_STAT_AREA])
+    # Pieces laid out apart for `calibrate pieces` are not one castle: take them all in then.
+    reach = (1000.0 if with_keeps else NEAR_CASTLE_MM) * coarse.px_per_mm
+    x0, y0, x1, y1 = boxes[0][0], boxes[0][1], boxes[0][0] + boxes[0][2], boxes[0][1] + boxes[0][3]
+    grown = True
+    while grown:
+        grown = False
+        for b in boxes[1:]:
+            bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
+            inside = bx0 >= x0 and by0 >= y0 and bx1 <= x1 and by1 <= y1
+            near = bx0 < x1 + reach and bx1 > x0 - reach and by0 < y1 + reach and by1 > y0 - reach
+            if near and not inside:
+                x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+                grown = True
     lo = coarse.to_mm(np.array([x0, y0])) - 40
     hi = coarse.to_mm(np.array([x1, y1])) + 40
     return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)

@@ -25,6 +25,7 @@ from tablesight.vision.table_view import Region, TableView
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 2.2
+MAX_SPECK_TOWERS = 2
 
 
 @dataclass
@@ -75,6 +76,7 @@ class CastellanReader:
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
         with _timed(timings, "rebuild"):
+            _drop_specks(reading)
             reading.board = self._board(reading)
         return reading
 
@@ -106,6 +108,40 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
+
+
+def _drop_specks(reading: PhotoReading) -> None:
+    """The castle is one connected whole (C4): a group of one or two towers away from it is far more
+    likely table texture or clutter read as pieces than a second castle. Such groups are left out
+    and the notes say so."""
+    towers, walls = reading.towers, reading.walls
+    parent = list(range(len(towers)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for w in walls:
+        if w.end is not None:
+            parent[root(w.start)] = root(w.end)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(towers)):
+        groups.setdefault(root(i), []).append(i)
+    if len(groups) < 2:
+        return
+    castle = max(groups.values(), key=len)
+    keep = {i for g in groups.values() if g is castle or len(g) > MAX_SPECK_TOWERS for i in g}
+    dropped = len(towers) - len(keep)
+    if not dropped:
+        return
+    index = {old: new for new, old in enumerate(sorted(keep))}
+    reading.towers = [towers[i] for i in sorted(keep)]
+    reading.walls = [WallReading(w.kind, index[w.start], None if w.end is None else index[w.end], w.open_point,
+                                 w.filled) for w in walls if w.start in keep]
+    reading.notes.append(f"left out {dropped} tower(s) standing apart from the castle with at most "
+                         f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
 
 
 def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, CardDetection]:
