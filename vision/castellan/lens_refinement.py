@@ -25,6 +25,8 @@ MIN_SPANS = 6
 # Coarse grid over focal scale and k1, then a finer grid around the best cell.
 FOCAL_RANGE, K1_RANGE = (0.7, 1.4), (-0.35, 0.1)
 COARSE_STEPS, FINE_STEPS = 9, 7
+CARD_ERROR_GROWTH, CARD_ERROR_SLACK_PX = 1.5, 0.3
+MIN_GAIN = 0.7  # the spans must come out at least 30 % better
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
@@ -40,34 +42,33 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
         return None
     start = card.pose.lens
 
-    def residual(focal: float, k1: float) -> tuple[float, CameraPose]:
+    def residual(focal: float, k1: float) -> tuple[float, float, CameraPose]:
         matrix = start.matrix.copy()
         matrix[0, 0] = matrix[1, 1] = focal
-        distortion = np.array([k1, 0.0, 0.0, 0.0, 0.0])
-        lens = Lens(matrix, distortion, start.image_size)
+        lens = Lens(matrix, np.array([k1, 0.0, 0.0, 0.0, 0.0]), start.image_size)
         pose = _solve_pose(lens, table_pts, card.image_points)
         card_error = float(np.median(np.linalg.norm(pose.project(table_pts) - card.image_points, axis=1)))
         mapped = pose.table_point(pixels, height)
         lengths = np.array([np.linalg.norm(mapped[a] - mapped[b]) for a, b, _ in spans])
         expected = np.array([s for _, _, s in spans])
-        span_error = float(np.median(np.abs(lengths - expected)))
-        return span_error + 5.0 * card_error, pose
+        return float(np.median(np.abs(lengths - expected))), card_error, pose
 
-    best_score, best_pose = residual(start.focal, float(start.distortion[0]))
-    initial = best_score
-    best = (1.0, float(start.distortion[0]))
+    initial_span, initial_card, best_pose = residual(start.focal, float(start.distortion[0]))
+    # A lens that fits the castle must still fit the card about as well as before.
+    card_limit = max(CARD_ERROR_GROWTH * initial_card, initial_card + CARD_ERROR_SLACK_PX)
+    best_span, best = initial_span, (1.0, float(start.distortion[0]))
     f_lo, f_hi = FOCAL_RANGE
     k_lo, k_hi = K1_RANGE
     for steps in (COARSE_STEPS, FINE_STEPS):
         f_step, k_step = (f_hi - f_lo) / (steps - 1), (k_hi - k_lo) / (steps - 1)
         for f_scale in np.linspace(f_lo, f_hi, steps):
             for k1 in np.linspace(k_lo, k_hi, steps):
-                score, pose = residual(start.focal * f_scale, float(k1))
-                if score < best_score:
-                    best_score, best_pose, best = score, pose, (f_scale, k1)
+                span, card_error, pose = residual(start.focal * f_scale, float(k1))
+                if span < best_span and card_error <= card_limit:
+                    best_span, best_pose, best = span, pose, (f_scale, k1)
         f_lo, f_hi = best[0] - f_step, best[0] + f_step
         k_lo, k_hi = best[1] - k_step, best[1] + k_step
-    if best_score > 0.6 * initial:
+    if best_span > MIN_GAIN * initial_span:
         return None
     return replace(card, pose=best_pose, homography=_homography(best_pose, card), focal_source="castle")
 
