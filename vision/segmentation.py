@@ -92,6 +92,11 @@ class TableModel:
         flat = (k[..., 0] * BINS[1] + k[..., 1]) * BINS[2] + k[..., 2]
         return self.histogram.ravel()[flat]
 
+    def hue_likelihood(self, feats: ColourFeatures) -> np.ndarray:
+        """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table."""
+        k = feats.chroma_key
+        return self.histogram.sum(axis=2).ravel()[k[..., 0] * BINS[1] + k[..., 1]]
+
 
 def _smooth(hist: np.ndarray) -> np.ndarray:
     """Tolerate small colour shifts and strong shading (shadows) of the same table colour."""
@@ -107,9 +112,9 @@ def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
 
 
 def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) -> np.ndarray:
-    """Table likelihood, taking the most table-like value nearby: the blended pixels on the border
-    between two table colours (a tablecloth's pattern) then still count as table."""
-    likelihood = table.likelihood(feats).astype(np.float32)
+    """Table likelihood of the hue at any brightness, taking the most table-like value nearby: the
+    blended pixels on the border between two table colours (a tablecloth's pattern) count as table."""
+    likelihood = table.hue_likelihood(feats).astype(np.float32)
     size = 2 * reach_px + 1
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
