@@ -24,7 +24,7 @@ from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
-WORKING_PX_PER_MM = 2.2
+WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 
 
@@ -147,7 +147,7 @@ def _drop_specks(reading: PhotoReading) -> None:
 def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, CardDetection]:
     """Big photos are read at about WORKING_PX_PER_MM near the card: more pixels add time, not detail."""
     factor = WORKING_PX_PER_MM * card.mm_per_pixel()
-    if factor >= 0.8:
+    if factor >= 0.9:
         return image, card
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (small.shape[1], small.shape[0])
