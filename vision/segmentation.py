@@ -28,7 +28,7 @@ class ColourFeatures:
     value: np.ndarray  # mean of the normalised channels
     saturation: np.ndarray  # (max - min) / max, 0 for grey
     hue: np.ndarray  # OpenCV hue 0–180
-    chroma_key: np.ndarray  # histogram bin indices (r, g chromaticity, log value)
+    chroma_key: np.ndarray  # flat histogram bin index of (r, g chromaticity, log value)
 
 
 def colour_features(normalised: np.ndarray) -> ColourFeatures:
@@ -45,7 +45,8 @@ def colour_features(normalised: np.ndarray) -> ColourFeatures:
     rb = np.clip(cv2.divide(r, safe) * (BINS[0] * 1.2), 0, BINS[0] - 1).astype(np.int32)
     gb = np.clip(cv2.divide(g, safe) * (BINS[1] * 1.2), 0, BINS[1] - 1).astype(np.int32)
     vb = np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
-    return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, np.stack([rb, gb, vb], axis=-1))
+    key = (rb * BINS[1] + gb) * BINS[2] + vb
+    return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, key)
 
 
 class TableModel:
@@ -69,7 +70,7 @@ class TableModel:
         ys, xs = np.nonzero(band)
         centre = region.to_pixels(outline.mean(axis=0))
         sector = ((np.arctan2(ys - centre[1], xs - centre[0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        keys = feats.chroma_key[ys, xs]
+        keys = np.column_stack(np.unravel_index(feats.chroma_key[ys, xs], BINS))
         votes = np.zeros(BINS, np.float32)
         total = np.zeros(BINS, np.float32)
         for k in range(SECTORS):
@@ -88,14 +89,11 @@ class TableModel:
         return cls(hist / max(float(hist.sum()), 1e-9) * 1000.0)
 
     def likelihood(self, feats: ColourFeatures) -> np.ndarray:
-        k = feats.chroma_key
-        flat = (k[..., 0] * BINS[1] + k[..., 1]) * BINS[2] + k[..., 2]
-        return self.histogram.ravel()[flat]
+        return self.histogram.ravel()[feats.chroma_key]
 
     def hue_likelihood(self, feats: ColourFeatures) -> np.ndarray:
         """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table."""
-        k = feats.chroma_key
-        return self.histogram.sum(axis=2).ravel()[k[..., 0] * BINS[1] + k[..., 1]]
+        return self.histogram.sum(axis=2).ravel()[feats.chroma_key // BINS[2]]
 
 
 def _smooth(hist: np.ndarray) -> np.ndarray:

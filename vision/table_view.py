@@ -46,15 +46,23 @@ class TableView:
         self.card = card
         self.pose = card.pose
         lens = card.pose.lens
+        self._maps = None
         if np.any(lens.distortion):
-            self.image = cv2.undistort(image, lens.matrix, lens.distortion)
-        else:
-            self.image = image
+            self._maps = cv2.initUndistortRectifyMap(lens.matrix, lens.distortion, None, lens.matrix,
+                                                     lens.image_size, cv2.CV_16SC2)
+        self.image = self.undistort(image)
         white, black = card.white_bgr, card.black_bgr
         span = np.maximum(white - black, 20.0)
         # Paper white → 1, ink black → 0 in each channel: exposure and white balance from the card.
         self.gain = (1.0 / span).astype(np.float32)
         self.offset = (-black / span).astype(np.float32)
+
+    def undistort(self, image: np.ndarray, nearest: bool = False) -> np.ndarray:
+        """An image (or a mask) of the photo as an ideal pinhole camera with the same K would record it."""
+        if self._maps is None:
+            return image
+        interpolation = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        return cv2.remap(image, self._maps[0], self._maps[1], interpolation)
 
     def plane_homography(self, height: float) -> np.ndarray:
         """Table (x, y) mm on the plane `height` mm above the table → undistorted image pixels."""

@@ -32,8 +32,10 @@ class PixelClasses:
     keeps: dict[str, np.ndarray]
 
 
-def classify_pixels(view: TableView, table: TableModel) -> PixelClasses:
-    normalised = view.image.astype(np.float32) * view.gain + view.offset
+def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None) -> PixelClasses:
+    """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image."""
+    source = view.image if photo is None else photo
+    normalised = source.astype(np.float32) * view.gain + view.offset
     feats = colour_features(normalised)
     grey = grey_mask(feats, table.likelihood(feats))
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
@@ -43,6 +45,13 @@ def classify_pixels(view: TableView, table: TableModel) -> PixelClasses:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     grey = cv2.morphologyEx(grey.astype(np.uint8) * 255, cv2.MORPH_CLOSE, kernel)
     return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+
+
+def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
+    """Classes found on the photo as taken, brought into the view's undistorted image: the colour work is
+    done once per photo even when the lens is refined and the photo read again."""
+    return PixelClasses(view.undistort(raw.grey, nearest=True),
+                        {c: view.undistort(m, nearest=True) for c, m in raw.keeps.items()})
 
 
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:

@@ -46,7 +46,8 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
         count, _, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         min_area = 0.3 * side * side * region.px_per_mm ** 2
         max_area = 3.0 * side * side * region.px_per_mm ** 2  # bigger patches are table pattern or clutter
-        flat = warp_mask(view, mask, 0.0, region)
+        # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
+        _, flat = cv2.connectedComponents(warp_mask(view, mask, 0.0, region).astype(np.uint8), connectivity=8)
         for i in range(1, count):
             if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area:
                 continue
@@ -55,7 +56,7 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
     return found
 
 
-def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Region, view: TableView,
+def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
                  profile: PieceProfile) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
     against the lean a single and a double keep would have seen from this camera."""
@@ -70,7 +71,7 @@ def _with_height(colour: str, centre: np.ndarray, flat: np.ndarray, region: Regi
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
-    extent = _blob_extent(flat, region, centre, u)
+    extent = _blob_extent(labels, region, centre, u)
     if extent is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
@@ -95,12 +96,11 @@ def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float
     return reach
 
 
-def _blob_extent(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray) -> float | None:
-    """Length (mm) along `u` of the keep-coloured blob on the table plane that holds the keep's centre."""
-    mask = flat.astype(np.uint8)
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
+def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray) -> float | None:
+    """Length (mm) along `u` of the keep-coloured blob on the table plane that holds the keep's centre
+    (`labels`: the blobs of the keep's colour on the table plane, labelled)."""
     cx, cy = region.to_pixels(centre).astype(int)
-    h, w = mask.shape
+    h, w = labels.shape
     if not (0 <= cx < w and 0 <= cy < h):
         return None
     label = labels[cy, cx]
@@ -110,7 +110,10 @@ def _blob_extent(flat: np.ndarray, region: Region, centre: np.ndarray, u: np.nda
         if not found.size:
             return None
         label = int(np.bincount(found).argmax())
-    ys, xs = np.nonzero(labels == label)
+    r = int(4 * 64 * region.px_per_mm)  # a keep and its lean fit well inside this window
+    y0, x0 = max(0, cy - r), max(0, cx - r)
+    ys, xs = np.nonzero(labels[y0:cy + r, x0:cx + r] == label)
+    ys, xs = ys + y0, xs + x0
     along = (region.to_mm(np.column_stack([xs + 0.5, ys + 0.5])) - centre) @ u
     return float(np.percentile(along, 98) - np.percentile(along, 2))
 

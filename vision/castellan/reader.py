@@ -14,7 +14,14 @@ from tablesight.calibration.camera import Lens
 from tablesight.calibration.card_detection import CardDetection, find_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.vision.castellan.carving import PixelClasses, card_mask, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.carving import (
+    PixelClasses,
+    card_mask,
+    carve,
+    castle_region,
+    classify_pixels,
+    undistorted_classes,
+)
 from tablesight.vision.castellan.keeps import KeepReading, find_keeps, merge_close
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
@@ -48,17 +55,21 @@ class CastellanReader:
         self.lens = lens
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
-             card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
+             card: CardDetection | None = None, refinements: int = 2,
+             _colours: tuple[TableModel, PixelClasses] | None = None) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
-        image, card = _working_resolution(image, card)
+        if _colours is None:
+            image, card = _working_resolution(image, card)
         with _timed(timings, "segment"):
             view = TableView(image, card)
-            table = TableModel.learn(view)
-            classes = classify_pixels(view, table)
+            if _colours is None:
+                table = TableModel.learn(view)
+                _colours = (table, classify_pixels(view, table, photo=image))
+            classes = undistorted_classes(view, _colours[1])
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings)
@@ -71,7 +82,7 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1)
+                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _colours=_colours)
                 for stage, ms in timings.items():
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
