@@ -260,3 +260,26 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     if not np.isfinite(rms) or abs(k1) > 0.5 or 1 + 3 * k1 * corner_r2 < 0.3:
         return lens
     return Lens(matrix, distortion.ravel(), lens.image_size)
+
+
+# Where the table's origin is put when no card is seen: far outside any photo, so that nothing on the
+# table is mistaken for the (absent) card.
+VIRTUAL_ORIGIN_MM = 10_000.0
+
+
+def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None) -> CardDetection:
+    """A stand-in for the card when none is seen: the camera straight above the table at the scale given,
+    the photo's own darkest and brightest tones for black and white (shared/spec/setup.md's fallback)."""
+    h, w = image.shape[:2]
+    lens = Lens.pinhole(default_focal((w, h), focal_35mm), (w, h))
+    height = lens.focal / px_per_mm
+    x0 = y0 = VIRTUAL_ORIGIN_MM
+    pose = CameraPose(lens, np.zeros(3), np.array([-x0, -y0, height]))
+    grid = np.array([[x0 + dx, y0 + dy] for dx in (-60.0, 0.0, 60.0) for dy in (-60.0, 0.0, 60.0)])
+    pixels = pose.project(grid)
+    homography, _ = cv2.findHomography(grid, pixels)
+    colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    sample = colour[:: max(1, h // 300), :: max(1, w // 300)].astype(np.float64)
+    # No paper to balance the colours on: keep them as the camera did, stretched to its tonal range.
+    white, black = np.full(3, np.percentile(sample, 99.5)), np.full(3, np.percentile(sample, 0.5))
+    return CardDetection(np.arange(len(grid)), pixels, grid, homography, pose, "assumed", 0.0, white, black)

@@ -101,3 +101,15 @@ def test_bad_camera_profile_exits_3(tmp_path, capsys, content, fragment):
     captured = capsys.readouterr()
     _one_sentence(captured)
     assert fragment in captured.err
+
+
+def test_photo_without_card_falls_back_to_straight_down(tmp_path, capsys):
+    photo = PHOTOS / "photo-019.jpg"  # the castle is in view, the card is not
+    out = tmp_path / "overlay.png"
+    assert main(["score", str(photo), "--json", "--annotate", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "no reference card" in report["reading"]["notes"][0]
+    assert report["reading"]["card"]["focal_from"] == "assumed"
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert abs(report["pieces"]["towers"] - len(truth["board"]["towers"])) <= 4
+    assert out.exists()

@@ -59,6 +59,8 @@ class TableModel:
     def learn(cls, view: TableView) -> TableModel:
         """Learn from a band of table around the card. Pieces or clutter may lie in part of the
         band, so a colour counts as table only where it appears all around the card."""
+        if view.card.focal_source == "assumed":
+            return cls.learn_from_border(view)
         outline = card_outline_mm()
         lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
         region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
@@ -70,21 +72,42 @@ class TableModel:
         ys, xs = np.nonzero(band)
         centre = region.to_pixels(outline.mean(axis=0))
         sector = ((np.arctan2(ys - centre[1], xs - centre[0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        keys = np.column_stack(np.unravel_index(feats.chroma_key[ys, xs], BINS))
+        return cls._voted(feats.chroma_key[ys, xs], sector)
+
+    @classmethod
+    def learn_from_border(cls, view: TableView) -> TableModel:
+        """Without a card: learn from a band along the photo's edges (the game is framed in the middle)."""
+        image = view.image
+        h, w = image.shape[:2]
+        step = max(1, max(h, w) // 800)
+        small = image[::step, ::step]
+        sh, sw = small.shape[:2]
+        margin = max(2, int(0.07 * min(sh, sw)))
+        band = np.ones((sh, sw), bool)
+        band[margin:sh - margin, margin:sw - margin] = False
+        feats = colour_features(small.astype(np.float32) * view.gain + view.offset)
+        ys, xs = np.nonzero(band)
+        sector = ((np.arctan2(ys - sh / 2, xs - sw / 2) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+        return cls._voted(feats.chroma_key[ys, xs], sector)
+
+    @classmethod
+    def _voted(cls, flat_keys: np.ndarray, sector: np.ndarray) -> TableModel:
+        """A colour counts as table only if most sectors of the sample band show it."""
+        keys = np.column_stack(np.unravel_index(flat_keys, BINS))
         votes = np.zeros(BINS, np.float32)
         total = np.zeros(BINS, np.float32)
+        seen = 0
         for k in range(SECTORS):
-            hist = np.zeros(BINS, np.float32)
             chosen = keys[sector == k]
             if len(chosen) < 50:
                 continue
+            seen += 1
+            hist = np.zeros(BINS, np.float32)
             np.add.at(hist, (chosen[:, 0], chosen[:, 1], chosen[:, 2]), 1.0)
             hist = _smooth(hist)
             votes += hist > hist.max() * 0.01
             total += hist / hist.max()
-        seen = sum(1 for k in range(SECTORS) if np.count_nonzero(sector == k) >= 50)
-        keep = votes >= max(1, seen * 0.6)
-        hist = np.where(keep, total, 0.0)
+        hist = np.where(votes >= max(1, seen * 0.6), total, 0.0)
         # Density per bin (share of the table's pixels), scaled so 1.0 is "one bin in a thousand".
         return cls(hist / max(float(hist.sum()), 1e-9) * 1000.0)
 

@@ -96,7 +96,11 @@ class TableView:
                           + [[x, y] for y in np.linspace(0, h - 1, 7) for x in (0, w - 1)], dtype=np.float64)
         inverse = np.linalg.inv(self.plane_homography(0.0))
         pts = cv2.perspectiveTransform(border.reshape(-1, 1, 2), inverse).reshape(-1, 2)
-        centre = np.array([126.0, 90.0])
+        # Around the card, or around the middle of the photo when the card is only assumed.
+        if self.card.focal_source == "assumed":
+            centre = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], dtype=np.float64), inverse).reshape(2)
+        else:
+            centre = np.array([126.0, 90.0])
         pts = np.clip(pts, centre - limit_mm, centre + limit_mm)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])

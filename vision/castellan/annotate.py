@@ -24,7 +24,8 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         return out
     pose = reading.card.pose
     scale = max(1, round(max(image.shape[:2]) / 1000))
-    _draw_card(out, pose, scale)
+    if reading.card.focal_source != "assumed":
+        _draw_card(out, pose, scale)
     if report is not None:
         _tint_courtyards(out, report, pose, profile, scale)
     board = reading.board

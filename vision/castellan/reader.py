@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import Lens
-from tablesight.calibration.card_detection import CardDetection, find_card
+from tablesight.calibration.card_detection import CardDetection, find_card, virtual_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.vision.castellan.carving import (
@@ -33,6 +33,7 @@ from tablesight.vision.table_view import Region, TableView
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
+APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
 @dataclass
@@ -61,7 +62,7 @@ class CastellanReader:
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
-            return PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+            return self._read_without_card(image, focal_35mm, timings)
         if _colours is None:
             image, card = _working_resolution(image, card)
         with _timed(timings, "segment"):
@@ -110,6 +111,30 @@ class CastellanReader:
                     reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen from straight "
                                          "above: single or double cannot be told; read as single")
 
+    def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
+                           timings: dict[str, float]) -> PhotoReading:
+        """No card in the photo: read it as taken from straight above, the scale from the castle itself
+        (first from how wide the walls look, then from the wall spans), and say so."""
+        missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+        scale = _scale_from_wall_width(image, self.profile, focal_35mm)
+        if scale is None:
+            return missing
+        reading = None
+        for _ in range(2):
+            card = virtual_card(image, scale, focal_35mm)
+            reading = self.read(image, focal_35mm, card=card, refinements=0)
+            ratio = _span_ratio(reading, self.profile)
+            if ratio is None:
+                return missing
+            if abs(ratio - 1) < 0.04:
+                break
+            scale /= ratio
+        if reading.board is None or len(reading.board.towers) < 2:
+            return missing
+        reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
+                                "from the castle's walls; lay the card beside the castle for a reliable reading")
+        return reading
+
     @staticmethod
     def _board(reading: PhotoReading) -> Board:
         towers = tuple(Tower(f"t{i + 1}", round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers))
@@ -119,6 +144,33 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
+
+
+def _scale_from_wall_width(image: np.ndarray, profile: PieceProfile, focal_35mm: float | None) -> float | None:
+    """Pixels per millimetre guessed from how wide the grey walls look (their tops and a little side)."""
+    from skimage.morphology import skeletonize
+
+    probe = virtual_card(image, 1.0, focal_35mm)
+    view = TableView(image, probe)
+    grey = classify_pixels(view, TableModel.learn(view)).grey
+    if cv2.countNonZero(grey) < 0.002 * grey.size:
+        return None
+    dist = cv2.distanceTransform((grey > 0).astype(np.uint8), cv2.DIST_L2, 5)
+    values = dist[skeletonize(grey > 0)]
+    values = values[values >= 1.5]
+    if values.size < 50:
+        return None
+    return float(np.median(values)) / (APPARENT_WALL_WIDTH * profile.dimensions.wall_thickness / 2)
+
+
+def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
+    """Median of measured over expected span of the walls joining two towers (1.0: the scale is right)."""
+    ratios = []
+    for w in reading.walls:
+        if w.end is not None:
+            a, b = reading.towers[w.start], reading.towers[w.end]
+            ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
+    return float(np.median(ratios)) if len(ratios) >= 3 else None
 
 
 def _drop_specks(reading: PhotoReading) -> None:
