@@ -95,11 +95,47 @@ def _score_catan_board(args: argparse.Namespace, doc) -> int:
     return 0
 
 
+def _score_catan_photo(args: argparse.Namespace) -> int:
+    from tablesight.scoring.catan.board import CatanBoard
+    from tablesight.scoring.catan.report import catan_report, format_catan
+    from tablesight.vision.catan.reader import CatanReadError, read_catan_photo
+
+    photo = read_photo(args.input)
+    try:
+        reading = read_catan_photo(photo.image)
+    except CatanReadError as exc:
+        raise NothingRecognised(f"{args.input}: {exc}.") from None
+    board = CatanBoard({h: (t, None) for h, t in reading.terrain.items()}, reading.robber)
+    report = catan_report(board)
+    centres = {f"{q},{r}": [round(x), round(y)] for (q, r), (x, y) in reading.centres.items()}
+    report["reading"] = {"notes": reading.notes, "ms": round(reading.ms, 1), "hex_centres_px": centres}
+    if args.annotate:
+        _write_atomically(args.annotate, lambda tmp: _write_image(tmp, _catan_overlay(photo.image, reading)))
+    text = format_catan(report) + "\n" + "\n".join(f"Note: {n}" for n in reading.notes)
+    print(json.dumps(report, indent=2) if args.json else text)
+    return 0
+
+
+def _catan_overlay(image, reading):
+    import cv2
+
+    out = image.copy()
+    size = max(1, round(max(image.shape[:2]) / 1000))
+    for hex_, (x, y) in reading.centres.items():
+        cv2.circle(out, (round(x), round(y)), round(0.45 * reading.spacing_px), (255, 255, 255), size, cv2.LINE_AA)
+        label = reading.terrain[hex_] + (" + robber" if hex_ == reading.robber else "")
+        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (0, 0, 0), 4 * size, cv2.LINE_AA)
+        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (255, 255, 255), size, cv2.LINE_AA)
+    return out
+
+
 def run_score_photo(args: argparse.Namespace) -> int:
     from tablesight.photo_scoring import load_profiles, score_photo
 
-    if args.game not in (None, "castellan"):
-        raise UsageError(f"reading {args.game} photos is not available yet; give a {args.game} board JSON file.")
+    if args.game == "catan":
+        return _score_catan_photo(args)
     if args.annotate and args.annotate.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise UsageError("--annotate must name a .png or .jpg file.")
     profile, lens = load_profiles(args.profile, args.camera)
