@@ -110,25 +110,12 @@ def _score_catan_photo(args: argparse.Namespace) -> int:
     centres = {f"{q},{r}": [round(x), round(y)] for (q, r), (x, y) in reading.centres.items()}
     report["reading"] = {"notes": reading.notes, "ms": round(reading.ms, 1), "hex_centres_px": centres}
     if args.annotate:
-        _write_atomically(args.annotate, lambda tmp: _write_image(tmp, _catan_overlay(photo.image, reading)))
+        from tablesight.vision.catan.annotate import annotate
+
+        _write_atomically(args.annotate, lambda tmp: _write_image(tmp, annotate(photo.image, reading)))
     text = format_catan(report) + "\n" + "\n".join(f"Note: {n}" for n in reading.notes)
     print(json.dumps(report, indent=2) if args.json else text)
     return 0
-
-
-def _catan_overlay(image, reading):
-    import cv2
-
-    out = image.copy()
-    size = max(1, round(max(image.shape[:2]) / 1000))
-    for hex_, (x, y) in reading.centres.items():
-        cv2.circle(out, (round(x), round(y)), round(0.45 * reading.spacing_px), (255, 255, 255), size, cv2.LINE_AA)
-        label = reading.terrain[hex_] + (" + robber" if hex_ == reading.robber else "")
-        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (0, 0, 0), 4 * size, cv2.LINE_AA)
-        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (255, 255, 255), size, cv2.LINE_AA)
-    return out
 
 
 def run_score_photo(args: argparse.Namespace) -> int:
