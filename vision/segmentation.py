@@ -19,6 +19,7 @@ from tablesight.vision.table_view import Region, TableView
 KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}  # OpenCV hue
 MIN_KEEP_SATURATION = 0.35
 MAX_GREY_SATURATION = 0.2
+LOCAL_CONTRAST = 0.1  # share of paper white by which a piece stands out of a table of its own grey
 BINS = (24, 24, 10)
 SECTORS = 8
 
@@ -138,6 +139,14 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) 
     likelihood = table.hue_likelihood(feats).astype(np.float32)
     size = 2 * reach_px + 1
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
+
+
+def stands_out(feats: ColourFeatures, window_px: int, level: float = LOCAL_CONTRAST) -> np.ndarray:
+    """Unsaturated pixels whose brightness differs from the median of a window much wider than a
+    wall: pieces on a table of their own grey, which colour alone cannot tell apart."""
+    value = np.clip(feats.value * 160.0, 0, 255).astype(np.uint8)
+    background = cv2.medianBlur(value, max(3, window_px | 1))
+    return (cv2.absdiff(value, background) > level * 160.0) & (feats.saturation < MAX_GREY_SATURATION)
 
 
 def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0) -> np.ndarray:

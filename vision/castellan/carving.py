@@ -17,7 +17,14 @@ import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.segmentation import TableModel, colour_features, grey_mask, keep_masks, table_likeness
+from tablesight.vision.segmentation import (
+    TableModel,
+    colour_features,
+    grey_mask,
+    keep_masks,
+    stands_out,
+    table_likeness,
+)
 from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
@@ -32,12 +39,16 @@ class PixelClasses:
     keeps: dict[str, np.ndarray]
 
 
-def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None) -> PixelClasses:
-    """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image."""
+def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
+                    by_contrast: bool = False) -> PixelClasses:
+    """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
+    `by_contrast` also takes grey that stands out of its surroundings (for a table of the pieces' grey)."""
     source = view.image if photo is None else photo
     normalised = source.astype(np.float32) * view.gain + view.offset
     feats = colour_features(normalised)
     grey = grey_mask(feats, table.likelihood(feats))
+    if by_contrast:
+        grey |= stands_out(feats, int(round(40.0 / view.card.mm_per_pixel())))
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
     keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / view.card.mm_per_pixel())))))
     # Close the gaps between merlons (about 4 mm) so crenellated tops read as solid.

@@ -57,7 +57,7 @@ class CastellanReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 2,
-             _colours: tuple[TableModel, PixelClasses] | None = None) -> PhotoReading:
+             _colours: tuple[TableModel, PixelClasses] | None = None, by_contrast: bool = False) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
@@ -73,6 +73,14 @@ class CastellanReader:
             classes = undistorted_classes(view, _colours[1])
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
+            if region is None and not by_contrast:
+                # Nothing grey unlike the table: maybe the table is the pieces' own grey. Look for
+                # grey that stands out of its surroundings instead.
+                table = _colours[0]
+                _colours = (table, classify_pixels(view, table, photo=image, by_contrast=True))
+                by_contrast = True
+                classes = undistorted_classes(view, _colours[1])
+                region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
@@ -83,7 +91,8 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _colours=_colours)
+                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _colours=_colours,
+                                  by_contrast=by_contrast)
                 for stage, ms in timings.items():
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
