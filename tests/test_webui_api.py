@@ -135,3 +135,19 @@ def test_history_flags_building_in_an_opponents_courtyard_and_late_double_keeps(
     assert [w["rule"] for w in history_warnings(owned, split_for_blue)] == ["C6"]
     split_for_red = Board(ring, split, (Keep("red", 32, 32), Keep("red", 96, 32)))
     assert history_warnings(owned, split_for_red) == []
+
+
+def test_live_session_survives_a_missing_camera(tmp_path):
+    import time
+
+    from tablesight.webui.events import EventBroker
+    from tablesight.webui.live import LiveSession
+    from tablesight.webui.store import GameStore
+
+    live = LiveSession(str(tmp_path / "unplugged.mp4"), GameStore(tmp_path / "g.sqlite3"), EventBroker())
+    live.start()
+    deadline = time.time() + 5
+    while live.status == "starting" and time.time() < deadline:
+        time.sleep(0.05)
+    assert "not available" in live.status
+    live.stop()
