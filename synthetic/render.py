@@ -7,6 +7,7 @@ import math
 import cv2
 import numpy as np
 
+from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import card_outline_mm, sheet_image
 from tablesight.synthetic import effects, meshes
 from tablesight.synthetic.lighting import shadow_outline
@@ -36,20 +37,20 @@ def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
     return out
 
 
-def _visible_table_bounds(scene: Scene, supersample: int) -> tuple[float, float, float, float]:
+def _visible_table_bounds(scene: Scene) -> tuple[float, float, float, float]:
+    """The part of the table the camera sees (at most 5 m across), in table millimetres."""
     w, h = scene.pose.lens.image_size
     border = np.array([[x, y] for x in np.linspace(0, w, 9) for y in (0, h)]
                       + [[x, y] for y in np.linspace(0, h, 9) for x in (0, w)], dtype=np.float64)
-    ideal = Lens_ideal(scene).table_point(border)
+    ideal = _pinhole_pose(scene).table_point(border)
     lo, hi = ideal.min(axis=0) - 60, ideal.max(axis=0) + 60
     centre = (lo + hi) / 2
     half = np.minimum((hi - lo) / 2, 2500.0)
     return (*(centre - half), *(centre + half))
 
 
-def Lens_ideal(scene: Scene):  # noqa: N802 - reads as a noun: the pose without lens distortion
-    from tablesight.calibration.camera import CameraPose, Lens
-
+def _pinhole_pose(scene: Scene) -> CameraPose:
+    """The scene's camera without its lens distortion (the renderer draws through a pinhole first)."""
     lens = scene.pose.lens
     return CameraPose(Lens(lens.matrix, np.zeros(5), lens.image_size), scene.pose.rvec, scene.pose.tvec)
 
@@ -97,7 +98,7 @@ def render(scene: Scene) -> np.ndarray:
     rotation = cv2.Rodrigues(scene.pose.rvec)[0]
     piece_meshes = scene_meshes(scene)
 
-    bounds = _visible_table_bounds(scene, ss)
+    bounds = _visible_table_bounds(scene)
     extent = max(bounds[2] - bounds[0], bounds[3] - bounds[1])
     px_per_mm = min(3.0, MAX_TEXTURE_SIDE / extent)
     size = (w * ss, h * ss)
