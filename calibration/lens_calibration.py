@@ -51,7 +51,7 @@ def calibrate_lens(images: Sequence[tuple[str, np.ndarray]],
         raise LensCalibrationError(
             f"the card was found in {len(objects)} photo(s) of the same size; "
             f"at least {MIN_VIEWS} are needed, taken from different angles")
-    flags = cv2.CALIB_FIX_K3 | cv2.CALIB_ZERO_TANGENT_DIST
+    flags = cv2.CALIB_FIX_K3 | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_ASPECT_RATIO  # square pixels
     guess = Lens.pinhole(0.9 * max(size), size).matrix
     rms, matrix, distortion, _, _ = cv2.calibrateCamera(objects, pixels, size, guess, None,
                                                         flags=flags | cv2.CALIB_USE_INTRINSIC_GUESS)
