@@ -127,13 +127,3 @@ def card_outline_mm() -> np.ndarray:
     ox, oy = SHEET_OFFSET_MM
     w, h = A4_LANDSCAPE_MM
     return np.array([[-ox, -oy], [w - ox, -oy], [w - ox, h - oy], [-ox, h - oy]], dtype=np.float64)
-
-
-def white_and_black_cells() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Board squares (column, row) printed plain white and plain black (markers sit in the white ones
-    only in the ChArUco layout, so plain white is the sheet margin; black squares are solid)."""
-    blacks, whites = [], []
-    for row in range(SQUARES[1]):
-        for col in range(SQUARES[0]):
-            (blacks if (row + col) % 2 == 0 else whites).append((col, row))
-    return whites, blacks
