@@ -111,7 +111,10 @@ class CastellanReader:
         with _timed(timings, "walls"):
             solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)
-            reading.walls = find_walls(reading.towers, solid, region, dims, axis)
+            keeps_in_front = np.zeros_like(solid)
+            for mask in classes.keeps.values():
+                keeps_in_front |= carve(view, mask, [p.wall_height * 0.5], region)
+            reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front)
         with _timed(timings, "keeps"):
             keeps = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
             reading.keeps = keeps

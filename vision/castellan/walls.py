@@ -18,6 +18,7 @@ from tablesight.vision.table_view import Region
 
 FILLED = 0.65  # share of a wall's body between two towers that must be seen solid (keeps may hide some)
 STEP_MM = 1.0
+MIN_VISIBLE = 0.4  # of a wall's body must be clear of keeps to judge it
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,9 @@ def _tower_near(towers: list[TowerReading], point, tolerance: float, exclude: in
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
-               axis: float) -> list[WallReading]:
+               axis: float, hidden: np.ndarray | None = None) -> list[WallReading]:
+    """Walls from each tower's sockets. `hidden` marks where keeps stand in front: a wall's body there
+    is neither seen nor missing."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     found: dict[tuple, WallReading] = {}
@@ -92,7 +95,7 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
             angle = axis + k * math.pi / 2
             d = np.array([math.cos(angle), math.sin(angle)])
             origin = np.array(tower.position)
-            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_)
+            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -101,7 +104,7 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     return list(found.values())
 
 
-def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_) -> WallReading | None:
+def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden=None) -> WallReading | None:
     tolerance = 0.18 * short
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_near(towers, origin + d * spacing, tolerance, i)
@@ -111,6 +114,10 @@ def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_) -> 
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
         body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        if hidden is not None and len(body):
+            covered = _profile(hidden, region, origin, direction, r + 2, span - r - 2)
+            if (~covered).sum() >= MIN_VISIBLE * len(body):
+                body = body[~covered]
         if len(body) and body.mean() >= FILLED:
             if kind == "long" and _tower_near(towers, origin + direction * span / 2, tolerance, i) is not None:
                 return None  # a tower halfway: two short walls, read from that tower
