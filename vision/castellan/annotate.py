@@ -10,6 +10,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, PieceProfile
 from tablesight.scoring.castellan.report import Report
 from tablesight.vision.castellan.reader import PhotoReading
+from tablesight.vision.drawing import text_with_outline
 
 WALL_BGR = (255, 255, 0)
 TOWER_BGR = (0, 255, 255)
@@ -70,7 +71,7 @@ def _tint_courtyards(out: np.ndarray, report: Report, pose, profile: PieceProfil
     for yard in report.courtyards:
         label = pose.project(np.array([yard.label]), profile.wall_height)[0]
         text = f"{yard.value}" if yard.owner else "?"
-        _text_with_outline(out, text, _pt(label), 0.7 * scale, scale)
+        text_with_outline(out, text, _pt(label), 0.7 * scale, scale)
 
 
 def _legend(out: np.ndarray, report: Report, scale: int) -> None:
@@ -82,7 +83,7 @@ def _legend(out: np.ndarray, report: Report, scale: int) -> None:
         lines.append(f"{len(report.warnings)} warning(s)")
     y = 30 * scale
     for line in lines:
-        _text_with_outline(out, line, (12 * scale, y), 0.8 * scale, scale)
+        text_with_outline(out, line, (12 * scale, y), 0.8 * scale, scale)
         y += 28 * scale
 
 
@@ -95,11 +96,6 @@ def _banner(out: np.ndarray, text: str) -> None:
     cv2.rectangle(out, (0, 0), (out.shape[1], 40 * scale), (0, 0, 0), -1)
     cv2.putText(out, text, (10 * scale, 27 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (255, 255, 255),
                 scale, cv2.LINE_AA)
-
-
-def _text_with_outline(out, text, origin, size, scale) -> None:
-    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), 4 * scale, cv2.LINE_AA)
-    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), scale, cv2.LINE_AA)
 
 
 def _circle(centre, radius: float, sides: int = 24) -> np.ndarray:

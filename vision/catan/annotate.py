@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from tablesight.vision.catan.reader import CatanPhotoReading
+from tablesight.vision.drawing import text_with_outline
 
 
 def annotate(image: np.ndarray, reading: CatanPhotoReading) -> np.ndarray:
@@ -15,8 +16,6 @@ def annotate(image: np.ndarray, reading: CatanPhotoReading) -> np.ndarray:
     for hex_, (x, y) in reading.centres.items():
         cv2.circle(out, (round(x), round(y)), round(0.45 * reading.spacing_px), (255, 255, 255), size, cv2.LINE_AA)
         label = reading.terrain[hex_] + (" + robber" if hex_ == reading.robber else "")
-        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (0, 0, 0), 4 * size, cv2.LINE_AA)
-        cv2.putText(out, label, (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * size, (255, 255, 255), size, cv2.LINE_AA)
+        origin = (round(x - 0.35 * reading.spacing_px), round(y + 0.3 * reading.spacing_px))
+        text_with_outline(out, label, origin, 0.6 * size, size)
     return out
