@@ -16,6 +16,7 @@ from tablesight.vision.table_view import Region
 
 WIDER_THAN_WALLS = 1.3  # a tower's inscribed radius over the walls' half-width
 MIN_RADIUS_SHARE = 0.6  # and at least this share of the profile's tower radius
+MAX_RADIUS_SHARE = 0.8  # but never more than this share: a well-seen tower always clears it
 # Towers only ever join through a wall, so two towers are at least a short span apart (rules as evidence).
 MIN_SPACING_SHARE = 0.6
 
@@ -43,7 +44,8 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions) -> lis
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
     radius = dims.tower_radius
-    bar = max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius)
+    # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
+    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius), MAX_RADIUS_SHARE * radius)
     window = max(3, int(radius * region.px_per_mm) | 1)
     peaks = (dist >= bar) & (dist == cv2.dilate(dist, np.ones((window, window), np.uint8)))
     ys, xs = np.nonzero(peaks)
