@@ -85,10 +85,6 @@ class TableView:
         ones = np.full(self.image.shape[:2], 255, np.uint8)
         return cv2.warpPerspective(ones, warp, region.size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
 
-    def nadir(self) -> np.ndarray:
-        """The table point straight below the camera (pieces lean away from it in the photo)."""
-        return self.pose.centre[:2]
-
     def table_extent(self, limit_mm: float = 2500.0) -> tuple[float, float, float, float]:
         """Bounds of the visible table, clipped to `limit_mm` around the card."""
         h, w = self.image.shape[:2]

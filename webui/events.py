@@ -38,10 +38,6 @@ class EventBroker:
             with self._lock:
                 self._subscribers[game_id].remove(q)
 
-    def subscriber_count(self, game_id: str) -> int:
-        with self._lock:
-            return len(self._subscribers.get(game_id, ()))
-
 
 def _format(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
