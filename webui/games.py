@@ -17,7 +17,7 @@ from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.board_json import board_from_dict, board_to_dict
 from tablesight.scoring.castellan.courtyards import find_faces, smallest_face_containing
 from tablesight.scoring.castellan.pieces import KEEP_COLOURS
-from tablesight.scoring.castellan.report import score_board
+from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.webui.store import GameStore
 
 
@@ -60,14 +60,16 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
 def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,
                  pose: dict | None, notes: list[str] | None = None) -> dict:
     previous = store.latest_state(game_id)
-    report = score_board(board).to_dict()
-    report["history_warnings"] = history_warnings(board_from_dict(previous["board"]) if previous else None, board)
+    scored = score_board(board)
+    report = scored.to_dict()
+    report["history_warnings"] = history_warnings(board_from_dict(previous["board"]) if previous else None, board,
+                                                  scored)
     report["notes"] = notes or []
     state_id = store.add_state(game_id, source, board_to_dict(board), report, photo, pose)
     return store.state(state_id)
 
 
-def history_warnings(before: Board | None, after: Board) -> list[dict]:
+def history_warnings(before: Board | None, after: Board, after_report: Report | None = None) -> list[dict]:
     """Rules only a sequence of boards shows: building in an opponent's courtyard (C7), a split courtyard
     claimed by another colour (C6), a double keep added to a courtyard that was already claimed (C8)."""
     if before is None:
@@ -89,7 +91,7 @@ def history_warnings(before: Board | None, after: Board) -> list[dict]:
             found.append({"code": "built-in-opponent-courtyard", "rule": "C7",
                           "message": f"a tower was built inside {'/'.join(sorted(owners[home]))}'s courtyard",
                           "where": {"x": round(tower.x, 1), "y": round(tower.y, 1)}})
-    found += _claim_history(before, after, faces, owners)
+    found += _claim_history(after_report or score_board(after), faces, owners)
     points = np.array([k.position for k in new_keeps if k.double]).reshape(-1, 2)
     doubles = [k for k in new_keeps if k.double]
     for keep, home in zip(doubles, smallest_face_containing(faces, points), strict=True):
@@ -100,12 +102,12 @@ def history_warnings(before: Board | None, after: Board) -> list[dict]:
     return found
 
 
-def _claim_history(before: Board, after: Board, faces_before, owners) -> list[dict]:
+def _claim_history(after: Report, faces_before, owners) -> list[dict]:
     """A courtyard split off an owned courtyard since the last state must carry the owner's colour (C6).
     (Who completed a new courtyard, for C5, needs whose turn it was, which the photos do not show.)"""
     found = []
     old_sets = {frozenset(f.tower_ids) for f in faces_before}
-    for yard in score_board(after).courtyards:
+    for yard in after.courtyards:
         if frozenset(yard.tower_ids) in old_sets or not yard.keeps:
             continue
         home = smallest_face_containing(faces_before, np.array([yard.label]))[0]
