@@ -268,6 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tablesight: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`tablesight score … | head`): nothing left to say.
+        sys.stderr.close()
+        return 0
     except MemoryError:
         print("tablesight: out of memory; the input is too large for this machine.", file=sys.stderr)
         return 1

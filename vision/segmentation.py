@@ -19,7 +19,7 @@ from tablesight.vision.table_view import Region, TableView
 KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}  # OpenCV hue
 MIN_KEEP_SATURATION = 0.35
 MAX_GREY_SATURATION = 0.2
-LOCAL_CONTRAST = 0.1  # share of paper white by which a piece stands out of a table of its own grey
+MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 BINS = (24, 24, 10)
 SECTORS = 8
 
@@ -141,12 +141,46 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) 
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
 
-def stands_out(feats: ColourFeatures, window_px: int, level: float = LOCAL_CONTRAST) -> np.ndarray:
-    """Unsaturated pixels whose brightness differs from the median of a window much wider than a
-    wall: pieces on a table of their own grey, which colour alone cannot tell apart."""
-    value = np.clip(feats.value * 160.0, 0, 255).astype(np.uint8)
-    background = cv2.medianBlur(value, max(3, window_px | 1))
-    return (cv2.absdiff(value, background) > level * 160.0) & (feats.saturation < MAX_GREY_SATURATION)
+def brightness_steps(feats: ColourFeatures) -> tuple[np.ndarray, float]:
+    """How much brighter (+) or darker (-) each pixel is than the table's smooth light there, in
+    stops, and the table's own spread of such steps (its grain, pattern and noise).
+
+    The light over a table varies smoothly (lamp fall-off, vignetting): a quadratic surface of log
+    brightness is fitted to the whole photo, refitting without what strays far from it (the pieces,
+    the card, clutter), so a dense castle does not pull it down."""
+    log_value = np.log2(np.maximum(feats.value, 1 / 64))
+    h, w = log_value.shape
+    step = max(1, max(h, w) // 160)
+    ys, xs = np.mgrid[0:h:step, 0:w:step]
+    design = _quadratic_terms(xs.ravel() / w, ys.ravel() / h)
+    sample = log_value[::step, ::step].ravel()
+    inliers = np.ones(sample.shape, bool)
+    sigma = 1.0
+    for _ in range(4):
+        coef, *_ = np.linalg.lstsq(design[inliers], sample[inliers], rcond=None)
+        residual = sample - design @ coef
+        sigma = max(1.4826 * float(np.median(np.abs(residual[inliers]))), 0.01)
+        inliers = np.abs(residual) < 2.5 * sigma
+    # The surface is smooth: evaluated on a coarse grid and enlarged.
+    gy, gx = np.mgrid[0:65, 0:65] / 64.0
+    coarse = (_quadratic_terms(gx.ravel(), gy.ravel()) @ coef).reshape(65, 65).astype(np.float32)
+    surface = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+    return log_value.astype(np.float32) - surface, sigma
+
+
+def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
+
+
+def stands_out(feats: ColourFeatures, table_hue: np.ndarray) -> np.ndarray:
+    """Unsaturated pixels that step away from the table's light further than the table ever does:
+    pieces on a table of their own colour, which colour alone cannot tell apart. A darker step of
+    the table's own hue is a shadow (cast by the pieces), not plastic."""
+    steps, sigma = brightness_steps(feats)
+    level = max(MIN_STEP_STOPS, 4.0 * sigma)
+    brighter = steps > level
+    darker_not_table = (steps < -level) & (table_hue < 8.0)
+    return (brighter | darker_not_table) & (feats.saturation < MAX_GREY_SATURATION)
 
 
 def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0) -> np.ndarray:

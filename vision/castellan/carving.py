@@ -28,7 +28,8 @@ from tablesight.vision.segmentation import (
 from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
-NEAR_CASTLE_MM = 60.0  # parts of the castle's grey closer than this to it belong to it
+NEAR_CASTLE_MM = 60.0
+MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
 
 
 @dataclass(frozen=True)
@@ -40,22 +41,48 @@ class PixelClasses:
 
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
-                    by_contrast: bool = False) -> PixelClasses:
+                    outline_gap_mm: float = 8.0) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
-    `by_contrast` also takes grey that stands out of its surroundings (for a table of the pieces' grey)."""
+    Grey is grey plastic of a colour the table does not have, or grey that steps away from its
+    surroundings more than the table's own texture does (a table of the pieces' own colour).
+    `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width."""
     source = view.image if photo is None else photo
     normalised = source.astype(np.float32) * view.gain + view.offset
     feats = colour_features(normalised)
-    grey = grey_mask(feats, table.likelihood(feats))
-    if by_contrast:
-        grey |= stands_out(feats, int(round(40.0 / view.card.mm_per_pixel())))
+    mm_per_pixel = view.card.mm_per_pixel()
+    by_colour = _closed(grey_mask(feats, table.likelihood(feats)).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    by_step = stands_out(feats, table.hue_likelihood(feats)) & (feats.value > 0.07)
+    grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
-    keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / view.card.mm_per_pixel())))))
-    # Close the gaps between merlons (about 4 mm) so crenellated tops read as solid.
-    size = max(3, int(round(4.0 / view.card.mm_per_pixel())) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    grey = cv2.morphologyEx(grey.astype(np.uint8) * 255, cv2.MORPH_CLOSE, kernel)
+    keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / mm_per_pixel)))))
     return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+
+
+def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float) -> np.ndarray:
+    """Fill pieces seen only by their outlines. A wall whose top is the table's own brightness shows
+    as its two shaded edges, a tower as a ring: the gap between edges (under `gap_mm`, about a wall's
+    thickness) is closed and small enclosed holes (under a tower's top) are filled. Solid pieces are
+    left as they are; courtyards are far wider than the gap."""
+    # First join the merlons of crenellated tops (gaps of about 4 mm), then drop specks (table
+    # texture, noise) so that closing the wider gap does not bridge them into a fake solid.
+    grey = _closed(grey, MERLON_GAP_MM / mm_per_pixel)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grey, connectivity=8)
+    small = stats[:, cv2.CC_STAT_AREA] < (gap_mm / mm_per_pixel) ** 2
+    small[0] = False
+    grey[small[labels]] = 0
+    closed = _closed(grey, gap_mm / mm_per_pixel)
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return closed
+    max_hole = 2.0 * (gap_mm / mm_per_pixel) ** 2 * 4
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and cv2.contourArea(c) < max_hole]
+    cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
+    return closed
+
+
+def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
+    size = max(3, int(round(size_px)) | 1)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
 
 
 def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
@@ -98,27 +125,33 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
         for mask in classes.keeps.values():
             pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
     pieces &= ~card_mask(coarse)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
-    min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
-    boxes = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
-    if not boxes:
+    found = _castle_box(pieces.astype(np.uint8), profile, coarse, all_parts=with_keeps)
+    if found is None:
         return None
-    # The castle is one connected whole: start from its largest part and take in what lies close to it,
-    # not specks of table texture far away.
-    boxes.sort(key=lambda b: -b[cv2.CC_STAT_AREA])
-    # Pieces laid out apart for `calibrate pieces` are not one castle: take them all in then.
-    reach = (1000.0 if with_keeps else NEAR_CASTLE_MM) * coarse.px_per_mm
-    x0, y0, x1, y1 = boxes[0][0], boxes[0][1], boxes[0][0] + boxes[0][2], boxes[0][1] + boxes[0][3]
-    grown = True
-    while grown:
-        grown = False
-        for b in boxes[1:]:
-            bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
-            inside = bx0 >= x0 and by0 >= y0 and bx1 <= x1 and by1 <= y1
-            near = bx0 < x1 + reach and bx1 > x0 - reach and by0 < y1 + reach and by1 > y0 - reach
-            if near and not inside:
-                x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
-                grown = True
+    x0, y0, x1, y1 = found
     lo = coarse.to_mm(np.array([x0, y0])) - 40
     hi = coarse.to_mm(np.array([x1, y1])) + 40
     return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)
+
+
+
+def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
+                all_parts: bool) -> tuple[int, int, int, int] | None:
+    """Pixel box of the castle on a coarse mask of grey pieces. The castle is one whole of many thin
+    parts close together (carving may cut them apart); a cup or a box is one blob, table texture is
+    specks: parts are joined across gaps under NEAR_CASTLE_MM and the group with most grey is taken.
+    Pieces laid out apart for `calibrate pieces` (`all_parts`) are all taken."""
+    min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
+    if all_parts:
+        joined = pieces
+    else:
+        size = int(NEAR_CASTLE_MM * coarse.px_per_mm) | 1
+        joined = cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    area = np.bincount(labels[pieces > 0], minlength=count)
+    area[0] = 0
+    chosen = np.flatnonzero(area >= min_area) if all_parts else [int(np.argmax(area))]
+    if not len(chosen) or area[chosen].max() < min_area:
+        return None
+    ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1

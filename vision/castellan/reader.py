@@ -57,7 +57,7 @@ class CastellanReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 2,
-             _colours: tuple[TableModel, PixelClasses] | None = None, by_contrast: bool = False) -> PhotoReading:
+             _colours: tuple[TableModel, PixelClasses] | None = None) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
@@ -73,14 +73,6 @@ class CastellanReader:
             classes = undistorted_classes(view, _colours[1])
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
-            if region is None and not by_contrast:
-                # Nothing grey unlike the table: maybe the table is the pieces' own grey. Look for
-                # grey that stands out of its surroundings instead.
-                table = _colours[0]
-                _colours = (table, classify_pixels(view, table, photo=image, by_contrast=True))
-                by_contrast = True
-                classes = undistorted_classes(view, _colours[1])
-                region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
@@ -91,8 +83,7 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _colours=_colours,
-                                  by_contrast=by_contrast)
+                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _colours=_colours)
                 for stage, ms in timings.items():
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
@@ -131,16 +122,20 @@ class CastellanReader:
         scale = _scale_from_wall_width(image, self.profile, focal_35mm)
         if scale is None:
             return missing
-        reading = None
-        for _ in range(2):
+        # Each reading corrects the scale from its wall spans; the most coherent one (most walls
+        # joining two towers at the expected span) is kept.
+        readings = []
+        for _ in range(3):
             card = virtual_card(image, scale, focal_35mm)
             reading = self.read(image, focal_35mm, card=card, refinements=0)
             ratio = _span_ratio(reading, self.profile)
             if ratio is None:
-                return missing
-            if abs(ratio - 1) < 0.04:
                 break
+            readings.append(reading)
             scale /= ratio
+        if not readings:
+            return missing
+        reading = max(readings, key=lambda r: sum(w.end is not None for w in r.walls))
         if reading.board is None or len(reading.board.towers) < 2:
             return missing
         reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
