@@ -19,6 +19,11 @@ MIN_RADIUS_SHARE = 0.6  # and at least this share of the profile's tower radius
 MAX_RADIUS_SHARE = 0.8  # but never more than this share: a well-seen tower always clears it
 # Towers only ever join through a wall, so two towers are at least a short span apart (rules as evidence).
 MIN_SPACING_SHARE = 0.6
+# A tower is a widening of the footprint: its inscribed radius clears the widest footprint met on a ring
+# around it (the walls leaving it) by this share of the tower's radius. A stretch of wall fattened by a
+# shadow or blur is as wide on the ring as at its centre.
+MIN_PROMINENCE_SHARE = 0.2
+RING_SHARE = 1.5
 
 
 @dataclass(frozen=True)
@@ -51,10 +56,20 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions) -> lis
     ys, xs = np.nonzero(peaks)
     accepted: list[TowerReading] = []
     for i in np.argsort(-dist[ys, xs]):
+        if dist[ys[i], xs[i]] - _ring_max(dist, xs[i], ys[i], RING_SHARE * radius * region.px_per_mm) \
+                < MIN_PROMINENCE_SHARE * radius:
+            continue
         x, y = _plateau_centre(dist, xs[i], ys[i], region)
         if all(np.hypot(x - t.x, y - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in accepted):
             accepted.append(TowerReading(x, y, float(dist[ys[i], xs[i]])))
     return accepted
+
+
+def _ring_max(dist: np.ndarray, x: int, y: int, radius_px: float) -> float:
+    angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    xs = np.clip(np.round(x + radius_px * np.cos(angles)).astype(int), 0, dist.shape[1] - 1)
+    ys = np.clip(np.round(y + radius_px * np.sin(angles)).astype(int), 0, dist.shape[0] - 1)
+    return float(dist[ys, xs].max())
 
 
 def _plateau_centre(dist: np.ndarray, x: int, y: int, region: Region) -> tuple[float, float]:
