@@ -96,7 +96,6 @@ def _score_catan_board(args: argparse.Namespace, doc) -> int:
 
 
 def _score_catan_photo(args: argparse.Namespace) -> int:
-    from tablesight.scoring.catan.board import CatanBoard
     from tablesight.scoring.catan.report import catan_report, format_catan
     from tablesight.vision.catan.reader import CatanReadError, read_catan_photo
 
@@ -105,8 +104,7 @@ def _score_catan_photo(args: argparse.Namespace) -> int:
         reading = read_catan_photo(photo.image)
     except CatanReadError as exc:
         raise NothingRecognised(f"{args.input}: {exc}.") from None
-    board = CatanBoard({h: (t, None) for h, t in reading.terrain.items()}, reading.robber)
-    report = catan_report(board)
+    report = catan_report(reading.board())
     centres = {f"{q},{r}": [round(x), round(y)] for (q, r), (x, y) in reading.centres.items()}
     report["reading"] = {"notes": reading.notes, "ms": round(reading.ms, 1), "hex_centres_px": centres}
     if args.annotate:

@@ -14,7 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tablesight.vision.catan.reader import PROTOTYPES, find_lattice, hex_features
+from tablesight.vision.catan.board_view import board_view
+from tablesight.vision.catan.terrain import PROTOTYPES, hex_features
 
 
 def labelled_rows(folder: Path, skip: str | None = None) -> list[tuple[str, str, np.ndarray]]:
@@ -23,11 +24,10 @@ def labelled_rows(folder: Path, skip: str | None = None) -> list[tuple[str, str,
         if photo.name == skip:
             continue
         label = json.loads(photo.with_suffix(".json").read_text())
-        image = cv2.imread(str(photo))
-        centres, spacing = find_lattice(image)
-        truth = np.array([h["center_px"] for h in label["hexes"]])
-        nearest = np.linalg.norm(centres[:, None] - truth[None], axis=2).argmin(axis=1)
-        for feature, index in zip(hex_features(image, centres, spacing), nearest, strict=True):
+        view = board_view(cv2.imread(str(photo)))
+        truth = np.array([h["center_px"] for h in label["hexes"]]) * view.scale
+        nearest = np.linalg.norm(view.centres[:, None] - truth[None], axis=2).argmin(axis=1)
+        for feature, index in zip(hex_features(view.image, view.centres, view.spacing), nearest, strict=True):
             rows.append((photo.name, label["hexes"][index]["terrain"], feature))
     return rows
 
