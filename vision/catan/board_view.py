@@ -24,6 +24,7 @@ MAX_LONG_SIDE = 1600  # the frame is found on a photo at most this big
 # Median cream of the tokens in the five labelled photos (BGR): colours are brought to this light.
 REFERENCE_CREAM = np.array([161.0, 224.5, 242.5], np.float32)
 MIN_TOKENS_FOR_FIT = 6
+SQUARE_HALF_SIZE = 2.9  # the square-on image reaches this far from the board's centre (spacings)
 
 
 class CatanReadError(ValueError):
@@ -32,32 +33,50 @@ class CatanReadError(ValueError):
 
 @dataclass
 class BoardView:
-    image: np.ndarray  # the working image: standard size, colours normalised
+    image: np.ndarray  # the working image: the board seen square-on at a standard size, colours normalised
     centres: np.ndarray  # 19 hex centres (working px, LAND order)
     spacing: float  # hex centre spacing (working px)
     tokens: list[Token | None]  # per hex (working px); None where no token was seen
-    homography: np.ndarray | None  # board (hex-unit) coordinates → working px
-    scale: float  # working px per photo px
+    homography: np.ndarray | None  # board (hex-unit) coordinates → working px; None if the board is not squared
+    to_photo: np.ndarray  # working px → the photo's px
     colour_gains: np.ndarray  # BGR gains applied to the photo
+
+    def photo_points(self, points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2), self.to_photo)[0]
 
 
 def board_view(image: np.ndarray) -> BoardView:
+    """Find the board, then look at it square-on: the sea frame gives a first, affine lattice; the
+    number tokens found on it give the photo's perspective, and the board is warped so that every hex
+    is a regular hexagon WORKING_SPACING apart (tokens are circles again, edges straight)."""
     first = min(1.0, MAX_LONG_SIDE / max(image.shape[:2]))
-    small = _resized(image, first)
-    centres, spacing = find_lattice(small)
+    centres, spacing = find_lattice(_resized(image, first))
     scale = first * WORKING_SPACING / spacing
     work = _resized(image, scale)
     centres, spacing = centres * (scale / first), WORKING_SPACING
+    to_photo = np.diag([1 / scale, 1 / scale, 1.0])
     tokens = [find_token(work, c, spacing) for c in centres]
     homography = fit_homography(tokens, spacing)
     if homography is not None:
-        # The frame's lattice is affine; the tokens put each hex where the perspective has it.
-        centres = cv2.perspectiveTransform(np.array([hex_centre(h) for h in LAND], np.float64)[None], homography)[0]
-        tokens = [t if t is not None and np.hypot(t.x - c[0], t.y - c[1]) < 0.2 * spacing
-                  else find_token(work, c, spacing) for t, c in zip(tokens, centres, strict=True)]
+        square = _square_on(spacing)  # board → squared working px
+        size = (int(2 * square[0, 2]), int(2 * square[1, 2]))
+        squared_to_work = homography @ np.linalg.inv(square)
+        work = cv2.warpPerspective(work, squared_to_work, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        to_photo = to_photo @ squared_to_work
+        homography = square
+        centres = cv2.perspectiveTransform(np.array([hex_centre(h) for h in LAND], np.float64)[None], square)[0]
+        tokens = [find_token(work, c, spacing) for c in centres]
     gains = _cream_gains(work, tokens)
     work = np.clip(work.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return BoardView(work, centres, spacing, tokens, homography, scale, gains)
+    return BoardView(work, centres, spacing, tokens, homography, to_photo, gains)
+
+
+def _square_on(spacing: float) -> np.ndarray:
+    """Board (hex-unit, centre spacing √3) → a square-on image of the land and its beach."""
+    k = spacing / np.sqrt(3)
+    half = SQUARE_HALF_SIZE * spacing
+    return np.array([[k, 0, half], [0, k, half], [0, 0, 1]])
 
 
 def fit_homography(tokens: list[Token | None], spacing: float) -> np.ndarray | None:

@@ -25,7 +25,8 @@ def labelled_rows(folder: Path, skip: str | None = None) -> list[tuple[str, str,
             continue
         label = json.loads(photo.with_suffix(".json").read_text())
         view = board_view(cv2.imread(str(photo)))
-        truth = np.array([h["center_px"] for h in label["hexes"]]) * view.scale
+        truth = cv2.perspectiveTransform(np.array([h["center_px"] for h in label["hexes"]], np.float64)[None],
+                                         np.linalg.inv(view.to_photo))[0]
         nearest = np.linalg.norm(view.centres[:, None] - truth[None], axis=2).argmin(axis=1)
         for feature, index in zip(hex_features(view.image, view.centres, view.spacing), nearest, strict=True):
             rows.append((photo.name, label["hexes"][index]["terrain"], feature))

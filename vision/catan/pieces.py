@@ -26,10 +26,11 @@ ROAD_MIN_SHARE = 0.1  # and share of the band
 ROAD_STEADY = 0.03  # spread of its distance across the edge (a bar, not scattered pixels)
 BUILDING_RADIUS = 0.08
 BUILDING_SHARE = 0.4
+CORE_RADIUS = 0.045
 CITY_RADIUS = 0.2  # a building's body is measured within this distance of its crossing
 BODY_WIDTH = 0.08  # wider than a road, narrower than a settlement
-CITY_OVER_SETTLEMENT = 2.5  # a city's body is this much bigger than a typical settlement's (a city covers about
-# twice a settlement's ground; the margin is for lean and perspective: no labelled city photo yet)
+CITY_OVER_SETTLEMENT = 3.0  # a city's body is this much bigger than a typical settlement's. Settlements
+# alone spread up to 2.8× their median (lean, perspective, roads joined): no labelled photo shows a city yet.
 RED_HUE_MAX = 10  # warm pieces: median hue below this (wrapped around 180) is red, above is orange
 
 
@@ -114,8 +115,9 @@ def find_buildings(masks: PieceMasks, homography: np.ndarray, spacing: float) ->
         if shares[colour] < BUILDING_SHARE:
             continue
         mask = masks.warm_loose if colour == "warm" else masks.colours[colour]
-        if colour == "warm":
-            colour = _warm_colour(masks.hue[ys, xs][masks.warm_loose[ys, xs] > 0])
+        if colour == "warm":  # decided at the building's core: a road of the other colour may touch it
+            cx, cy = _inside(_disc(point, CORE_RADIUS * spacing), masks.hue.shape)
+            colour = _warm_colour(masks.hue[cy, cx][masks.warm_loose[cy, cx] > 0])
         found[c], cover[c] = colour, _body_area(mask, point, spacing)
     typical = float(np.median(list(cover.values()))) if cover else 0.0
     return {c: (colour, "city" if cover[c] > CITY_OVER_SETTLEMENT * typical else "settlement")

@@ -59,7 +59,7 @@ def read_catan_photo(image: np.ndarray, prototypes: dict | None = None) -> Catan
         elif kind != "desert":
             number = printed[i]
             if number is None:
-                x, y = view.centres[i] / view.scale
+                x, y = view.photo_points(view.centres[i])[0]
                 notes.append(f"the number token of the {kind} hex at pixel ({x:.0f}, {y:.0f}) could not be read")
         numbers.append(number)
     if robber is None:
@@ -71,8 +71,11 @@ def read_catan_photo(image: np.ndarray, prototypes: dict | None = None) -> Catan
         masks = piece_masks(view.image)
         buildings = find_buildings(masks, view.homography, view.spacing)
         roads = find_roads(masks, view.homography, view.spacing)
-        homography = np.diag([1 / view.scale, 1 / view.scale, 1.0]) @ view.homography
-    centres = {h: (float(x) / view.scale, float(y) / view.scale) for h, (x, y) in zip(LAND, view.centres, strict=True)}
-    return CatanPhotoReading(centres, view.spacing / view.scale, dict(zip(LAND, terrain, strict=True)),
+        homography = view.to_photo @ view.homography
+    photo_centres = view.photo_points(view.centres)
+    centres = {h: (float(x), float(y)) for h, (x, y) in zip(LAND, photo_centres, strict=True)}
+    middle = photo_centres[LAND.index((0, 0))]  # spacing: the mean distance to its six neighbours
+    spacing = float(np.sort(np.linalg.norm(photo_centres - middle, axis=1))[1:7].mean())
+    return CatanPhotoReading(centres, spacing, dict(zip(LAND, terrain, strict=True)),
                              dict(zip(LAND, numbers, strict=True)), None if robber is None else LAND[robber],
                              buildings, roads, homography, notes, (time.perf_counter() - start) * 1000)
