@@ -98,7 +98,8 @@ class CastellanReader:
         card = card_mask(region)
         with _timed(timings, "towers"):
             tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
-            reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims)
+            lean_removed = view.card.focal_source != "assumed"
+            reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims, lean_removed)
         with _timed(timings, "walls"):
             solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)

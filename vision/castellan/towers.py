@@ -44,20 +44,27 @@ def wall_half_width(mask: np.ndarray, dist: np.ndarray) -> float:
     return float(np.median(values)) if values.size else 0.0
 
 
-def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions) -> list[TowerReading]:
+def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_removed: bool = True
+                ) -> list[TowerReading]:
+    """Towers on a carved footprint. `lean_removed`: the camera pose is known, so a tower's footprint is
+    round; without it (no card) a tower smears along its lean and only its width can be tested."""
     mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
     radius = dims.tower_radius
     # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
-    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius), MAX_RADIUS_SHARE * radius)
+    walls_bar = WIDER_THAN_WALLS * wall_half_width(mask, dist)
+    bar = min(max(walls_bar, MIN_RADIUS_SHARE * radius), MAX_RADIUS_SHARE * radius)
+    # Walls that look as wide as towers (blur, or a lean the pose did not remove) leave no widening
+    # to test: the prominence test is only for walls seen clearly thinner than towers.
+    testable = lean_removed and walls_bar <= MAX_RADIUS_SHARE * radius
+    prominence = MIN_PROMINENCE_SHARE * radius if testable else -np.inf
     window = max(3, int(radius * region.px_per_mm) | 1)
     peaks = (dist >= bar) & (dist == cv2.dilate(dist, np.ones((window, window), np.uint8)))
     ys, xs = np.nonzero(peaks)
     accepted: list[TowerReading] = []
     for i in np.argsort(-dist[ys, xs]):
-        if dist[ys[i], xs[i]] - _ring_max(dist, xs[i], ys[i], RING_SHARE * radius * region.px_per_mm) \
-                < MIN_PROMINENCE_SHARE * radius:
+        if dist[ys[i], xs[i]] - _ring_max(dist, xs[i], ys[i], RING_SHARE * radius * region.px_per_mm) < prominence:
             continue
         x, y = _plateau_centre(dist, xs[i], ys[i], region)
         if all(np.hypot(x - t.x, y - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in accepted):
