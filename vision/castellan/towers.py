@@ -53,12 +53,9 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_r
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
     radius = dims.tower_radius
     # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
-    walls_bar = WIDER_THAN_WALLS * wall_half_width(mask, dist)
-    bar = min(max(walls_bar, MIN_RADIUS_SHARE * radius), MAX_RADIUS_SHARE * radius)
-    # Walls that look as wide as towers (blur, or a lean the pose did not remove) leave no widening
-    # to test: the prominence test is only for walls seen clearly thinner than towers.
-    testable = lean_removed and walls_bar <= MAX_RADIUS_SHARE * radius
-    prominence = MIN_PROMINENCE_SHARE * radius if testable else -np.inf
+    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius),
+              MAX_RADIUS_SHARE * radius)
+    prominence = MIN_PROMINENCE_SHARE * radius if lean_removed else -np.inf
     window = max(3, int(radius * region.px_per_mm) | 1)
     peaks = (dist >= bar) & (dist == cv2.dilate(dist, np.ones((window, window), np.uint8)))
     ys, xs = np.nonzero(peaks)
