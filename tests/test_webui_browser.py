@@ -143,3 +143,40 @@ def test_live_mode_pushes_scores_over_sse(browser, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+CATAN_PHOTO = ROOT.parent / "shared" / "data" / "catan-photos" / "catanai-test4_1.jpg"
+
+
+@pytest.mark.skipif(not CATAN_PHOTO.exists(), reason="the shared Catan photos are not beside the project")
+def test_catan_page_reads_a_real_board(browser, server):
+    """Upload a real Catan photo (CatanAI, MIT): the board is drawn back with its pieces and scores."""
+    page = browser.new_page(viewport={"width": 1200, "height": 1600})
+    page.goto(server)
+    page.click("text=Catan")
+    page.set_input_files("#catan-photo", str(CATAN_PHOTO))
+    page.click("#catan-read")
+    page.wait_for_selector("#catan-board", timeout=60_000)
+    points = {row.get_attribute("data-colour"): int(row.query_selector(".points").inner_text())
+              for row in page.query_selector_all("#catan-scores tr[data-colour]")}
+    assert points == {"blue": 7, "orange": 4, "red": 3, "white": 3}  # blue: 5 settlements + longest road
+    assert len(page.query_selector_all("#catan-board .building")) == 15
+    assert len(page.query_selector_all("#catan-board .road")) == 39
+    assert len(page.query_selector_all("#catan-heat figure")) == 4
+    page.screenshot(path=str(ROOT / "docs" / "catan-page.png"), full_page=True)
+    page.close()
+
+
+def test_catan_page_refuses_a_photo_without_a_board(browser, server, tmp_path):
+    blank = tmp_path / "blank.png"
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(blank), np.full((600, 800, 3), 120, np.uint8))
+    page = browser.new_page()
+    page.goto(server + "/catan")
+    page.set_input_files("#catan-photo", str(blank))
+    page.click("#catan-read")
+    page.wait_for_selector("#catan-error")
+    assert "sea frame" in page.inner_text("#catan-error")
+    page.close()

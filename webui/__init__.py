@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from tablesight.webui import api, pages, security
+from tablesight.webui import api, catan_view, pages, security
 from tablesight.webui.events import EventBroker
 from tablesight.webui.store import GameStore, default_data_dir
 
@@ -33,6 +33,7 @@ def create_app(config: dict | None = None) -> Flask:
     security.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(catan_view.bp)
     _install_error_pages(app)
     return app
 
