@@ -20,7 +20,7 @@ KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0)
 MIN_KEEP_SATURATION = 0.35
 MAX_GREY_SATURATION = 0.2
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
-BINS = (24, 24, 10)
+BINS = (40, 40, 10)
 SECTORS = 8
 
 
@@ -127,10 +127,9 @@ def _smooth(hist: np.ndarray) -> np.ndarray:
 
 
 def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
-    radius = int(3 * sigma)
-    kernel = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
-    kernel /= kernel.sum()
-    return np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), axis, volume)
+    from scipy.ndimage import gaussian_filter1d
+
+    return gaussian_filter1d(volume, sigma, axis=axis, mode="constant", truncate=3.0)
 
 
 def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) -> np.ndarray:
