@@ -1,6 +1,8 @@
 """Evaluation of card finding on photos with truth: detection rate, reprojection, table mapping.
 
-Run: python -m tablesight.calibration.evaluate_card samples/castellan/photos [--known-lens]
+Run: python -m tablesight.calibration.evaluate_card samples/castellan/photos [--known-lens | --castle-lens]
+(--known-lens: the camera's true lens, as `score --camera` gives; --castle-lens: the lens the photo
+reader settles on after refining it from the castle's own wall spans, which is what scoring uses.)
 """
 
 from __future__ import annotations
@@ -34,13 +36,15 @@ def truth_pose(truth: dict) -> CameraPose:
     return CameraPose(lens, np.array(truth["camera"]["rvec"]), np.array(truth["camera"]["tvec"]))
 
 
-def evaluate_photo(path: Path, known_lens: bool = False) -> CardResult:
+def evaluate_photo(path: Path, known_lens: bool = False, castle_lens: bool = False) -> CardResult:
     truth = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
     photo = read_photo(path)
     lens = Lens.from_dict(truth["camera"]) if known_lens else None
     detection = find_card(photo.image, lens=lens, focal_35mm=photo.focal_35mm)
     if detection is None:
         return CardResult(path.name, False, 0, float("nan"), [], float("nan"), "")
+    if castle_lens:
+        detection = _refined_by_castle(photo, detection)
     actual = truth_pose(truth)
     towers = np.array([[t["x"], t["y"]] for t in truth["board"]["towers"]]).reshape(-1, 2)
     errors: list[float] = []
@@ -53,15 +57,28 @@ def evaluate_photo(path: Path, known_lens: bool = False) -> CardResult:
                       focal_error, detection.focal_source)
 
 
+def _refined_by_castle(photo, detection):
+    """The card detection the photo reader ends with (lens refined from the castle), at full size."""
+    from tablesight.vision.castellan.reader import CastellanReader
+
+    reading = CastellanReader().read(photo.image, photo.focal_35mm, card=detection)
+    refined = reading.card or detection
+    h, w = photo.image.shape[:2]
+    if refined.pose.lens.image_size != (w, h):
+        refined = refined.scaled(w / refined.pose.lens.image_size[0], (w, h))
+    return refined
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(argv if argv is not None else sys.argv[1:])
     known_lens = "--known-lens" in args  # as with `score --camera`: the lens is calibrated
-    args = [a for a in args if a != "--known-lens"]
+    castle_lens = "--castle-lens" in args
+    args = [a for a in args if a not in ("--known-lens", "--castle-lens")]
     folder = Path(args[0] if args else "samples/castellan/photos")
     photos = sorted(folder.glob("*.jpg"))
     results = []
     for i, path in enumerate(photos):
-        results.append(evaluate_photo(path, known_lens))
+        results.append(evaluate_photo(path, known_lens, castle_lens))
         print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{'photo':<16} {'found':>5} {'corners':>7} {'reproj px':>9} {'tower med mm':>12} "
