@@ -47,7 +47,9 @@ def main(argv: list[str]) -> int:
           f"accepted while hands in view: {spurious}")
     for i, (frame, report) in enumerate(accepted):
         match = "matches truth state" if _summary(report) in truth_keys else "differs from every truth state"
-        print(f"  state {i + 1} at frame {frame}: scores {report.scores} — {match}")
+        print(f"  state {i + 1} at frame {frame}: {_summary(report)[:3]} towers, short, long walls; "
+              f"scores {report.scores} — {match}")
+    print(f"truth states: {[k[:3] for k in truth_keys]}")
     print(f"sequence equal to the truth's: {got_keys == truth_keys}")
     return 0
 
