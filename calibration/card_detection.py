@@ -61,6 +61,10 @@ class CardDetection:
         return float(span_mm / max(span_px, 1e-9))
 
 
+ENLARGE_MAX_SIDE = 2200  # photos up to this size are also searched enlarged twice for a small card
+SHARPENING = (1.0, 2.0)  # unsharp-mask amounts tried when the card is not found as it is
+
+
 def _detector() -> cv2.aruco.CharucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.minMarkerPerimeterRate = 0.008  # cards down to ~1/12 of the frame width
@@ -98,6 +102,8 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if found is None:
         found = _detect_corners(grey)
     if found is None:
+        found = _detect_on_sharpened(grey)
+    if found is None:
         return None
     pixels, ids, markers, marker_ids = found
     square_px = _square_size_px(pixels, ids)
@@ -117,6 +123,22 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
+
+
+def _detect_on_sharpened(grey: np.ndarray):
+    """Further tries for a soft or small card: the photo sharpened (unsharp mask, stronger each time),
+    also enlarged twice (a marker's bits a pixel or two wide), positions brought back to the photo."""
+    blurred = cv2.GaussianBlur(grey, (0, 0), 2.0)
+    for amount in SHARPENING:
+        sharp = cv2.addWeighted(grey, 1.0 + amount, blurred, -amount, 0)
+        found = _detect_corners(sharp)
+        if found is None and max(grey.shape) <= ENLARGE_MAX_SIDE:
+            found = _detect_corners(cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+            if found is not None:
+                found = (found[0] / 2.0, found[1], found[2] / 2.0, found[3])
+        if found is not None:
+            return found
+    return None
 
 
 def _square_size_px(pixels: np.ndarray, ids: np.ndarray) -> float:
