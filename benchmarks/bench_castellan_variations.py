@@ -1,0 +1,69 @@
+"""How Castellan photo reading holds up when the sample photos are taken differently: darker, under a
+warm cast, at half the resolution, softer (defocus), or heavily compressed. Truth positions are on the
+table, so they hold for every variation.
+
+Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tablesight.inputs import read_photo
+from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.report import score_board
+from tablesight.vision.castellan.evaluate import KINDS, compare
+from tablesight.vision.castellan.reader import CastellanReader
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+VARIATIONS = {
+    "as taken": lambda im: im,
+    "darker": lambda im: np.clip(im.astype(np.float32) * 0.6, 0, 255).astype(np.uint8),
+    "warm cast": lambda im: np.clip(im.astype(np.float32) * [0.75, 0.95, 1.15], 0, 255).astype(np.uint8),
+    "half size": lambda im: cv2.resize(im, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
+    "soft focus": lambda im: cv2.GaussianBlur(im, (0, 0), 1.6),
+    "JPEG q25": lambda im: _jpeg(im, 25),
+}
+
+
+def main(argv: list[str]) -> int:
+    every = int(argv[argv.index("--every") + 1]) if "--every" in argv else 2
+    args = [a for i, a in enumerate(argv) if a != "--every" and (i == 0 or argv[i - 1] != "--every")]
+    folder = Path(args[0] if args else "samples/castellan/photos")
+    photos = sorted(folder.glob("*.jpg"))[::every]
+    reader = CastellanReader()
+    print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
+    for name, vary in VARIATIONS.items():
+        totals = {k: Counter() for k in KINDS}
+        exact = 0
+        for path in photos:
+            truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+            photo = read_photo(path)
+            reading = reader.read(vary(photo.image), photo.focal_35mm)
+            placed = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
+            counts, _, _ = compare(board_from_dict(truth_doc["board"]), placed)
+            for k in KINDS:
+                totals[k].update(counts[k])
+            if reading.board is not None:
+                got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"]
+                exact += got == truth_doc["report"]["scores"]
+        cells = []
+        for k in KINDS:
+            c = totals[k]
+            cells.append(f"{c['tp'] / max(c['tp'] + c['fp'], 1):.2f}/{c['tp'] / max(c['tp'] + c['fn'], 1):.2f}")
+        print(f"{name:<11} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
