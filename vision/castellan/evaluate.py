@@ -7,6 +7,7 @@ Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos [--
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
@@ -134,11 +135,17 @@ def print_tables(results: list[PhotoScore]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(argv if argv is not None else sys.argv[1:])
-    known_lens = "--known-lens" in args
-    args = [a for a in args if a != "--known-lens"]
-    folder = Path(args[0] if args else "samples/castellan/photos")
+    parser = argparse.ArgumentParser(prog="python -m tablesight.vision.castellan.evaluate",
+                                     description="Photo reading against truth, per piece type and photo.")
+    parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"),
+                        help="photos with their .truth.json files")
+    parser.add_argument("--known-lens", action="store_true",
+                        help="read each photo with its camera's true lens, as `score --camera` does")
+    args = parser.parse_args(argv)
+    known_lens, folder = args.known_lens, args.folder
     photos = sorted(folder.glob("*.jpg"))
+    if not photos:
+        parser.error(f"no .jpg photos in {folder}")
     reader = CastellanReader()
     results = []
     for i, path in enumerate(photos):
