@@ -19,7 +19,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import PixelClasses, carve, warp_mask
 from tablesight.vision.table_view import Region, TableView
 
-MIN_LEAN_DIFFERENCE_MM = 7.0
+MIN_LEAN_DIFFERENCE_MM = 4.0  # about 6 px at the working resolution: below it the lean cannot be measured
 
 
 @dataclass(frozen=True)
