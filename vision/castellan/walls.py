@@ -19,6 +19,8 @@ from tablesight.vision.table_view import Region
 FILLED = 0.65  # share of a wall's body between two towers that must be seen solid (keeps may hide some)
 STEP_MM = 1.0
 MIN_VISIBLE = 0.4  # of a wall's body must be clear of keeps to judge it
+SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
+ANGLE_TOLERANCE = math.radians(7)  # and its direction this much from the socket's
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,29 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     return list(found.values())
 
 
+def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, exclude: int) -> int | None:
+    """The tower one wall span away along a socket: within SPAN_TOLERANCE of the span and ANGLE_TOLERANCE
+    of the socket's direction (a castle built by hand is never exactly square, nor a set exactly to size)."""
+    best, best_score = None, 1.0
+    for j, t in enumerate(towers):
+        if j == exclude:
+            continue
+        offset = np.array(t.position) - origin
+        distance = float(np.linalg.norm(offset))
+        if distance < 1e-6:
+            continue
+        off_span = abs(distance - spacing) / (SPAN_TOLERANCE * spacing)
+        off_angle = math.acos(float(np.clip(offset @ direction / distance, -1, 1))) / ANGLE_TOLERANCE
+        score = max(off_span, off_angle)
+        if score < best_score:
+            best, best_score = j, score
+    return best
+
+
 def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden=None) -> WallReading | None:
     tolerance = 0.18 * short
     for kind, spacing in (("short", short), ("long", long_)):
-        j = _tower_near(towers, origin + d * spacing, tolerance, i)
+        j = _tower_along(towers, origin, d, spacing, i)
         if j is None:
             continue
         target = np.array(towers[j].position)
