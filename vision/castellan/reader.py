@@ -106,7 +106,8 @@ class CastellanReader:
             keeps_in_front = np.zeros_like(solid)
             for mask in classes.keeps.values():
                 keeps_in_front |= carve(view, mask, [p.wall_height * 0.5], region)
-            reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front)
+            reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
+                                       placed=lean_removed)
         with _timed(timings, "keeps"):
             keeps = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
             reading.keeps = keeps

@@ -21,6 +21,7 @@ STEP_MM = 1.0
 MIN_VISIBLE = 0.4  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(7)  # and its direction this much from the socket's
+UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
 
 @dataclass(frozen=True)
@@ -86,18 +87,20 @@ def _tower_near(towers: list[TowerReading], point, tolerance: float, exclude: in
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
-               axis: float, hidden: np.ndarray | None = None) -> list[WallReading]:
+               axis: float, hidden: np.ndarray | None = None, placed: bool = True) -> list[WallReading]:
     """Walls from each tower's sockets. `hidden` marks where keeps stand in front: a wall's body there
-    is neither seen nor missing."""
+    is neither seen nor missing. `placed`: tower positions come from a known pose; without one (no
+    card) they are rougher, and a neighbour is only accepted close to where the span puts it."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
+    tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
     found: dict[tuple, WallReading] = {}
     for i, tower in enumerate(towers):
         for k in range(4):
             angle = axis + k * math.pi / 2
             d = np.array([math.cos(angle), math.sin(angle)])
             origin = np.array(tower.position)
-            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden)
+            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden, tolerance)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -106,9 +109,14 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     return list(found.values())
 
 
-def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, exclude: int) -> int | None:
-    """The tower one wall span away along a socket: within SPAN_TOLERANCE of the span and ANGLE_TOLERANCE
-    of the socket's direction (a castle built by hand is never exactly square, nor a set exactly to size)."""
+def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, exclude: int,
+                 tolerance: tuple[float, float] | float) -> int | None:
+    """The tower one wall span away along a socket: within a share of the span and an angle of the
+    socket's direction (a castle built by hand is never exactly square, nor a set exactly to size).
+    A tolerance in mm (positions without a known pose): only that close to where the span puts it."""
+    if isinstance(tolerance, float):
+        return _tower_near(towers, origin + direction * spacing, tolerance, exclude)
+    span_tolerance, angle_tolerance = tolerance
     best, best_score = None, 1.0
     for j, t in enumerate(towers):
         if j == exclude:
@@ -117,18 +125,18 @@ def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, 
         distance = float(np.linalg.norm(offset))
         if distance < 1e-6:
             continue
-        off_span = abs(distance - spacing) / (SPAN_TOLERANCE * spacing)
-        off_angle = math.acos(float(np.clip(offset @ direction / distance, -1, 1))) / ANGLE_TOLERANCE
+        off_span = abs(distance - spacing) / (span_tolerance * spacing)
+        off_angle = math.acos(float(np.clip(offset @ direction / distance, -1, 1))) / angle_tolerance
         score = max(off_span, off_angle)
         if score < best_score:
             best, best_score = j, score
     return best
 
 
-def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden=None) -> WallReading | None:
+def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden, search) -> WallReading | None:
     tolerance = 0.18 * short
     for kind, spacing in (("short", short), ("long", long_)):
-        j = _tower_along(towers, origin, d, spacing, i)
+        j = _tower_along(towers, origin, d, spacing, i, search)
         if j is None:
             continue
         target = np.array(towers[j].position)
