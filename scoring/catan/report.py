@@ -74,6 +74,10 @@ def _winner(scores: dict[str, int]) -> str | None:
 
 def format_catan(report: dict) -> str:
     lines = ["Catan"]
+    hexes = [f"{h['terrain']} {h['number'] if h['number'] is not None else '-'}" for h in report["hexes"]]
+    robber = report["robber"]
+    lines.append("  hexes (q, r order): " + ", ".join(hexes)
+                 + (f"; robber at q={robber['q']}, r={robber['r']}" if robber else "; robber not on the board"))
     for colour, p in report["pieces"].items():
         lines.append(f"  {colour:<7} {p['settlements']} settlements, {p['cities']} cities, {p['roads']} roads, "
                      f"{report['scores'][colour]} points")
