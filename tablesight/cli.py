@@ -153,7 +153,10 @@ def run_serve(args: argparse.Namespace) -> int:
     pin = args.pin or (None if local else f"{secrets.randbelow(10**6):06d}")
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be between 1 and 65535.")
-    config = {"ACCESS_PIN": pin}
+    if args.camera is not None and args.game == "catan":
+        raise UsageError("live camera mode reads Castellan castles; for Catan, serve without --camera and "
+                         "upload photos on the Catan page.")
+    config = {"ACCESS_PIN": pin, "GAME": args.game}
     if args.data:
         config["DATA_DIR"] = args.data
     try:
@@ -164,7 +167,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.camera is not None:
         live = LiveSession(args.camera, app.extensions["tablesight.store"], app.extensions["tablesight.events"])
         app.extensions["tablesight.live"] = live.start()
-    print(f"tablesight companion on http://{args.host}:{args.port}/" + (f"  (access PIN: {pin})" if pin else ""),
+    start = "catan" if args.game == "catan" else ""
+    print(f"tablesight companion on http://{args.host}:{args.port}/{start}" + (f"  (access PIN: {pin})" if pin else ""),
           flush=True)
     try:
         serve(app, host=args.host, port=args.port, threads=32, channel_timeout=30, send_bytes=1,

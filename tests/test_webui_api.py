@@ -151,3 +151,23 @@ def test_live_session_survives_a_missing_camera(tmp_path):
         time.sleep(0.05)
     assert "not available" in live.status
     live.stop()
+
+
+def test_catan_page_refuses_a_missing_or_unreadable_photo(client):
+    assert _post(client, "/catan", data={}).status_code == 400
+    response = _post(client, "/catan", data={"photo": (io.BytesIO(b"not a photo"), "board.jpg")},
+                     content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "not an image" in response.get_data(as_text=True)
+
+
+def test_catan_page_needs_the_csrf_token(client):
+    response = client.post("/catan", data={"photo": (io.BytesIO(b"x"), "board.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code in (400, 403)
+
+
+def test_serving_catan_opens_on_the_catan_page(tmp_path):
+    client = create_app({"DATA_DIR": tmp_path, "GAME": "catan"}).test_client()
+    response = client.get("/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/catan")

@@ -27,6 +27,8 @@ def index():
     live = current_app.extensions.get("tablesight.live")
     if live is not None:
         return redirect(url_for("pages.game", game_id=live.game_id))
+    if current_app.config.get("GAME") == "catan":
+        return redirect(url_for("catan.catan_form"))
     return render_template("index.html", games=_store().games()[:20])
 
 
