@@ -22,7 +22,7 @@ MIN_SPACING_SHARE = 0.6
 # A tower is a widening of the footprint: its inscribed radius clears the widest footprint met on a ring
 # around it (the walls leaving it) by this share of the tower's radius. A stretch of wall fattened by a
 # shadow or blur is as wide on the ring as at its centre.
-MIN_PROMINENCE_SHARE = 0.2
+MIN_PROMINENCE_SHARE = 0.25
 RING_SHARE = 1.5
 
 
