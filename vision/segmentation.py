@@ -94,17 +94,15 @@ class TableModel:
     @classmethod
     def _voted(cls, flat_keys: np.ndarray, sector: np.ndarray) -> TableModel:
         """A colour counts as table only if most sectors of the sample band show it."""
-        keys = np.column_stack(np.unravel_index(flat_keys, BINS))
         votes = np.zeros(BINS, np.float32)
         total = np.zeros(BINS, np.float32)
         seen = 0
         for k in range(SECTORS):
-            chosen = keys[sector == k]
+            chosen = flat_keys[sector == k]
             if len(chosen) < 50:
                 continue
             seen += 1
-            hist = np.zeros(BINS, np.float32)
-            np.add.at(hist, (chosen[:, 0], chosen[:, 1], chosen[:, 2]), 1.0)
+            hist = np.bincount(chosen, minlength=int(np.prod(BINS))).astype(np.float32).reshape(BINS)
             hist = _smooth(hist)
             votes += hist > hist.max() * 0.01
             total += hist / hist.max()
