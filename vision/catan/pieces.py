@@ -6,7 +6,9 @@ printed edge). A building is a blob of one player colour on a crossing; a city c
 of the crossing than a settlement. Pieces are smooth plastic or wood; the terrain pictures beside
 the edges are textured, which keeps the hills' brick-orange art from reading as an orange road.
 
-All sizes are in hex centre spacings, so the reader works at any photo resolution.
+Works on the board view (`board_view`): square-on, hex spacing WORKING_SPACING px, colours brought to
+the labelled photos' light by the tokens' cream — so the colour thresholds and the few pixel kernels
+hold for any photo; other sizes are in hex centre spacings.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ ROAD_SPAN = (0.2, 0.8)  # the part of the edge away from the buildings at its en
 ROAD_COVERAGE = 0.6  # share of the edge's length the road's colour must cover
 ROAD_MIN_SHARE = 0.1  # and share of the band
 ROAD_STEADY = 0.03  # spread of its distance across the edge (a bar, not scattered pixels)
-BUILDING_RADIUS = 0.08
-BUILDING_SHARE = 0.4
-CORE_RADIUS = 0.045
+BUILDING_RADIUS = 0.08  # a building is looked for in this disc around its crossing
+BUILDING_SHARE = 0.4  # share of the disc its colour must cover
+CORE_RADIUS = 0.045  # its colour (red or orange) is judged at its core
 CITY_RADIUS = 0.2  # a building's body is measured within this distance of its crossing
 BODY_WIDTH = 0.08  # wider than a road, narrower than a settlement
 CITY_OVER_SETTLEMENT = 3.0  # a city's body is this much bigger than a typical settlement's. Settlements
