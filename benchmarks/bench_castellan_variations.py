@@ -54,9 +54,8 @@ def main(argv: list[str]) -> int:
             counts, _, _ = compare(board_from_dict(truth_doc["board"]), placed)
             for k in KINDS:
                 totals[k].update(counts[k])
-            if reading.board is not None:
-                got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"]
-                exact += got == truth_doc["report"]["scores"]
+            got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
+            exact += got == truth_doc["report"]["scores"]
         cells = []
         for k in KINDS:
             c = totals[k]

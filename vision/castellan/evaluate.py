@@ -90,10 +90,9 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     positioned = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
     result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, positioned)
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
-    if reading.board is not None:
-        boxes = truth_doc.get("boxes")
-        got = score_board(reading.board, boxes=boxes).to_dict()
-        result.scores_exact = got["scores"] == truth_doc["report"]["scores"]
+    # Nothing read scores nothing: right for an empty table, wrong for any castle.
+    got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
+    result.scores_exact = got == truth_doc["report"]["scores"]
     return result
 
 
