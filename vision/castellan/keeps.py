@@ -3,14 +3,15 @@
 A keep's top stands 1 or 2 keep-heights above the table; seen on the table plane, the
 keep's colour runs from its base's near edge away from the camera to where its top
 lands. That length is compared with the lengths a single and a double keep would
-have from this camera. Where they differ too little to tell (near straight below the
-camera) the keep is read as single and marked uncertain rather than guessed.
+have from this camera, weighing the measurement's noise against how rare doubles are
+(C8: one per player per game). Where the evidence is weak (near straight below the
+camera the two lengths hardly differ) the keep is marked uncertain, not guessed.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -19,7 +20,10 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import PixelClasses, carve, warp_mask
 from tablesight.vision.table_view import Region, TableView
 
-MIN_LEAN_DIFFERENCE_MM = 4.0  # about 6 px at the working resolution: below it the lean cannot be measured
+MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
+LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
+DOUBLES_PER_COLOUR = 0.8  # a player stacks a double keep at most once a game, and mostly does
+CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class KeepReading:
     double: bool
     double_certain: bool
     top_height_mm: float | None
+    lean_share: float | None = None  # measured lean between a single's (0) and a double's (1)
+    lean_span_mm: float = 0.0  # how far apart a single's and a double's leans are from this camera
 
 
 def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: PieceProfile) -> list[KeepReading]:
@@ -77,10 +83,29 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent - profile.dimensions.keep_side / 2
-    is_double = bool(reach > (reach_single + reach_double) / 2)
-    # Report the height the reach suggests, interpolated between the two hypotheses.
-    top = single + (double - single) * (reach - reach_single) / (reach_double - reach_single)
-    return KeepReading(colour, float(centre[0]), float(centre[1]), is_double, True, float(top))
+    span = reach_double - reach_single
+    share = (reach - reach_single) / span
+    top = single + (double - single) * share  # the height the lean suggests
+    return KeepReading(colour, float(centre[0]), float(centre[1]), bool(share > 0.5), True, float(top), share, span)
+
+
+def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
+    """Single or double for each keep from its measured lean: the evidence (how far the lean is from a
+    single's and a double's, against the measurement's noise) weighed with the rule that a player
+    stacks at most one double keep a game. Weak evidence is marked uncertain."""
+    counts: dict[str, int] = {}
+    for k in keeps:
+        counts[k.color] = counts.get(k.color, 0) + 1
+    decided = []
+    for k in keeps:
+        if k.lean_share is None:
+            decided.append(k)
+            continue
+        prior = min(0.5, DOUBLES_PER_COLOUR / counts[k.color])
+        noise = LEAN_NOISE_MM / k.lean_span_mm  # in shares of the single–double gap
+        log_odds = (k.lean_share - 0.5) / noise ** 2 + math.log(prior / (1 - prior))
+        decided.append(replace(k, double=log_odds > 0, double_certain=abs(log_odds) > math.log(CERTAIN_ODDS)))
+    return decided
 
 
 def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float, profile: PieceProfile) -> float:

@@ -22,7 +22,7 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
-from tablesight.vision.castellan.keeps import KeepReading, find_keeps, merge_close
+from tablesight.vision.castellan.keeps import KeepReading, decide_doubles, find_keeps, merge_close
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
 from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls
@@ -109,12 +109,13 @@ class CastellanReader:
             reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
                                        placed=lean_removed)
         with _timed(timings, "keeps"):
-            keeps = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
+            keeps = decide_doubles(merge_close(find_keeps(view, classes, region, p), dims.keep_side))
             reading.keeps = keeps
             for k in keeps:
                 if not k.double_certain:
-                    reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen from straight "
-                                         "above: single or double cannot be told; read as single")
+                    reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
+                                         f"straight above: single or double is uncertain; read as "
+                                         f"{'double' if k.double else 'single'} — check it")
 
     def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
                            timings: dict[str, float]) -> PhotoReading:
