@@ -43,15 +43,17 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
     for tower in board.towers:
         ring = _circle(tower.position, profile.dimensions.tower_radius)
         cv2.polylines(out, [_poly(pose.project(ring, profile.tower_height))], True, TOWER_BGR, scale, cv2.LINE_AA)
+    uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain}
     for keep in board.keeps:
         colour = tuple(int(c) for c in NOMINAL_KEEP_BGR[keep.color])
         height = profile.keep_height * (2 if keep.double else 1)
         top = pose.project(np.array([keep.position]), height)[0]
         cv2.circle(out, _pt(top), 7 * scale, (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, _pt(top), 5 * scale, colour, -1, cv2.LINE_AA)
-        if keep.double:
-            cv2.putText(out, "x2", _pt(top + [8 * scale, -4 * scale]), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
-                        (255, 255, 255), scale, cv2.LINE_AA)
+        # "x2" for a double keep; "?" where single or double could not be told: check it by eye.
+        mark = ("x2" if keep.double else "") + ("?" if keep.position in uncertain else "")
+        if mark:
+            text_with_outline(out, mark, _pt(top + [8 * scale, -4 * scale]), 0.5 * scale, scale)
     if report is not None:
         for warning in report.warnings:
             where = pose.project(np.array([warning.where]), 0.0)[0]
