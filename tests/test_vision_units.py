@@ -45,3 +45,22 @@ def test_walls_are_read_from_the_sockets_with_their_kind_and_open_end():
     opened = [w for w in read if w.end is None]
     assert len(closed) == 4 and all(w.kind == "short" for w in closed)
     assert len(opened) == 1 and opened[0].kind == "long"
+
+
+def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(share, span, colour="red", x=0.0):
+        return KeepReading(colour, x, 0.0, False, False, None, share, span)
+
+    clear_double, clear_single = keep(1.0, 20.0), keep(0.0, 20.0, x=50.0)
+    faint = keep(0.6, 3.0, x=100.0)  # a little more lean than a single's, but the leans hardly differ
+    decided = decide_doubles([clear_double, clear_single, faint])
+    assert decided[0].double and decided[0].double_certain
+    assert not decided[1].double and decided[1].double_certain
+    assert not decided[2].double_certain
+    # The same faint evidence on a lone keep of its colour: still not enough to call it certain.
+    assert not decide_doubles([keep(0.6, 3.0, colour="blue")])[0].double_certain
+    # Unmeasured keeps pass through untouched.
+    unmeasured = KeepReading("green", 0.0, 0.0, False, False, None)
+    assert decide_doubles([unmeasured]) == [unmeasured]
