@@ -103,9 +103,10 @@ class CastellanReader:
         with _timed(timings, "walls"):
             solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)
-            keeps_in_front = np.zeros_like(solid)
+            any_keep = np.zeros_like(classes.grey)
             for mask in classes.keeps.values():
-                keeps_in_front |= carve(view, mask, [p.wall_height * 0.5], region)
+                any_keep |= mask
+            keeps_in_front = carve(view, any_keep, [p.wall_height * 0.5], region)
             reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
                                        placed=lean_removed)
         with _timed(timings, "keeps"):
