@@ -16,7 +16,7 @@ from flask import Blueprint, abort, render_template, request
 from tablesight.errors import TablesightError
 from tablesight.inputs import decode_photo
 from tablesight.scoring.catan.board import RESOURCE, CatanBoard
-from tablesight.scoring.catan.geometry import SQRT3, hex_centre, hexes_at
+from tablesight.scoring.catan.geometry import crossing_position, hex_centre, hex_corner, hexes_at
 from tablesight.scoring.catan.report import catan_report
 
 bp = Blueprint("catan", __name__)
@@ -84,14 +84,11 @@ def _xy(board_xy: tuple[float, float]) -> tuple[float, float]:
 
 
 def _crossing_xy(c: tuple[int, int]) -> tuple[float, float]:
-    return _xy((c[0] * SQRT3 / 2, c[1] / 2))
+    return _xy(crossing_position(c))
 
 
 def _hex_points(h: tuple[int, int]) -> str:
-    cx, cy = hex_centre(h)
-    corners = [_xy((cx + math.cos(math.radians(30 + 60 * k)), cy + math.sin(math.radians(30 + 60 * k))))
-               for k in range(6)]
-    return " ".join(f"{x},{y}" for x, y in corners)
+    return " ".join(f"{x},{y}" for x, y in (_xy(hex_corner(h, k)) for k in range(6)))
 
 
 def board_drawing(board: CatanBoard) -> dict:

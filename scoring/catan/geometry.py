@@ -24,11 +24,21 @@ def hex_centre(h: Hex) -> tuple[float, float]:
     return SQRT3 * (q + r / 2), 1.5 * r
 
 
-def crossing_key(h: Hex, corner: int) -> Crossing:
+def hex_corner(h: Hex, corner: int) -> tuple[float, float]:
+    """Board coordinates (hex circumradius 1) of a hex's corner 0–5."""
     x, y = hex_centre(h)
     angle = math.radians(30 + 60 * (corner % 6))
-    cx, cy = x + math.cos(angle), y + math.sin(angle)
+    return x + math.cos(angle), y + math.sin(angle)
+
+
+def crossing_key(h: Hex, corner: int) -> Crossing:
+    cx, cy = hex_corner(h, corner)
     return round(cx * 2 / SQRT3), round(cy * 2)
+
+
+def crossing_position(c: Crossing) -> tuple[float, float]:
+    """Board coordinates of a crossing from its key (the inverse of `crossing_key`)."""
+    return c[0] * SQRT3 / 2, c[1] / 2
 
 
 def edge_key(h: Hex, side: int) -> Edge:

@@ -13,13 +13,20 @@ hold for any photo; other sizes are in hex centre spacings.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from tablesight.scoring.catan.geometry import LAND, Crossing, Edge, crossing_key, crossings, edges
+from tablesight.scoring.catan.geometry import (
+    LAND,
+    Crossing,
+    Edge,
+    crossing_key,
+    crossing_position,
+    crossings,
+    edges,
+)
 
 ROAD_BAND = 0.09  # a road is looked for this far either side of its edge
 ROAD_SPAN = (0.2, 0.8)  # the part of the edge away from the buildings at its ends
@@ -65,7 +72,7 @@ def piece_masks(image: np.ndarray) -> PieceMasks:
 
 
 def crossing_point(c: Crossing, homography: np.ndarray) -> np.ndarray:
-    board = np.array([[[c[0] * math.sqrt(3) / 2, c[1] / 2]]], np.float64)
+    board = np.array([[crossing_position(c)]], np.float64)
     return cv2.perspectiveTransform(board, homography)[0, 0]
 
 
