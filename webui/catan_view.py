@@ -11,22 +11,23 @@ import json
 import math
 
 import cv2
+import numpy as np
 from flask import Blueprint, abort, render_template, request
 
 from tablesight.errors import TablesightError
 from tablesight.inputs import decode_photo
-from tablesight.scoring.catan.board import RESOURCE, CatanBoard
-from tablesight.scoring.catan.geometry import crossing_position, hex_centre, hex_corner, hexes_at
-from tablesight.scoring.catan.report import catan_report
+from tablesight.scoring.catan.board import CatanBoard
+from tablesight.scoring.catan.geometry import crossing_position, hex_centre, hex_corner
+from tablesight.scoring.catan.report import catan_report, production_by_hex
+from tablesight.vision.catan.annotate import PLAYER_BGR, annotate
 
 bp = Blueprint("catan", __name__)
 
 HEX_PX = 34  # hex circumradius on the drawn board
 TERRAIN_FILL = {"forest": "#2f6b34", "pasture": "#9ccc65", "fields": "#e6c44a", "hills": "#c0673a",
                 "mountains": "#8d8a9c", "desert": "#e8d9a8"}
-PLAYER_FILL = {"red": "#d32f2f", "blue": "#1e5bc6", "white": "#f5f5f5", "orange": "#f28c1a", "green": "#2e9d44",
-               "brown": "#7a4a21"}
-PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
+# The same player colours as the photo overlay, as CSS colours.
+PLAYER_FILL = {colour: "#{2:02x}{1:02x}{0:02x}".format(*bgr) for colour, bgr in PLAYER_BGR.items()}
 
 
 @bp.get("/catan")
@@ -36,7 +37,6 @@ def catan_form():
 
 @bp.post("/catan")
 def catan_read():
-    from tablesight.vision.catan.annotate import annotate
     from tablesight.vision.catan.reader import CatanReadError, read_catan_photo
 
     upload = request.files.get("photo")
@@ -69,8 +69,6 @@ def _as_in_photo(homography) -> str:
     """SVG transform turning the drawn board the way it lies in the photo (so the two compare at a glance)."""
     if homography is None:
         return ""
-    import numpy as np
-
     o, ex, ey = cv2.perspectiveTransform(np.array([[[0, 0], [1, 0], [0, 1]]], np.float64), homography)[0]
     angle = math.degrees(math.atan2(*(ex - o)[::-1]))
     mirrored = float(np.cross(ex - o, ey - o)) < 0
@@ -109,15 +107,7 @@ def board_drawing(board: CatanBoard) -> dict:
 def production_heat(board: CatanBoard, colour: str) -> dict:
     """Per hex, the rolls in 36 on which this player collects from it (settlement 1, city 2 per roll),
     the robber's hex excluded; with the hex drawing's points and an opacity for the heat map."""
-    gain: dict[tuple[int, int], int] = {}
-    for b in board.buildings:
-        if b.colour != colour:
-            continue
-        for h in hexes_at(b.at):
-            terrain, number = board.hexes.get(h, ("desert", None))
-            if number is None or h == board.robber or terrain not in RESOURCE:
-                continue
-            gain[h] = gain.get(h, 0) + PIPS[number] * (2 if b.kind == "city" else 1)
+    gain = production_by_hex(board, colour)
     top = max(gain.values(), default=1)
     cells = []
     for h in sorted(board.hexes):

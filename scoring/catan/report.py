@@ -6,7 +6,7 @@ from collections import Counter
 
 from tablesight.scoring.catan.board import RESOURCE, CatanBoard, board_to_dict
 from tablesight.scoring.catan.checks import check_board
-from tablesight.scoring.catan.geometry import hexes_at
+from tablesight.scoring.catan.geometry import Hex, hexes_at
 from tablesight.scoring.catan.longest_road import longest_road_holder
 
 WAYS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -23,9 +23,10 @@ def largest_army(board: CatanBoard) -> str | None:
     return leaders[0] if best >= 3 and len(leaders) == 1 else None
 
 
-def production(board: CatanBoard, colour: str) -> dict[str, int]:
-    """Expected resources per 36 rolls, by resource; the robber's hex produces nothing."""
-    out: Counter[str] = Counter()
+def production_by_hex(board: CatanBoard, colour: str) -> dict[Hex, int]:
+    """Per hex, the resources a colour expects from it per 36 rolls (a city collects twice); the
+    robber's hex produces nothing."""
+    out: Counter[Hex] = Counter()
     for b in board.buildings:
         if b.colour != colour:
             continue
@@ -33,7 +34,15 @@ def production(board: CatanBoard, colour: str) -> dict[str, int]:
             terrain, number = board.hexes.get(h, ("desert", None))
             if number is None or terrain not in RESOURCE or h == board.robber:
                 continue
-            out[RESOURCE[terrain]] += WAYS[number] * (2 if b.kind == "city" else 1)
+            out[h] += WAYS[number] * (2 if b.kind == "city" else 1)
+    return dict(out)
+
+
+def production(board: CatanBoard, colour: str) -> dict[str, int]:
+    """Expected resources per 36 rolls, by resource; the robber's hex produces nothing."""
+    out: Counter[str] = Counter()
+    for h, amount in production_by_hex(board, colour).items():
+        out[RESOURCE[board.hexes[h][0]]] += amount
     return dict(sorted(out.items()))
 
 

@@ -3,12 +3,16 @@ building and road drawn in its player's colour where it was found."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
 from tablesight.vision.catan.pieces import crossing_point
-from tablesight.vision.catan.reader import CatanPhotoReading
 from tablesight.vision.drawing import text_with_outline
+
+if TYPE_CHECKING:  # the web page imports the palette at start-up; the reader only when a photo comes
+    from tablesight.vision.catan.reader import CatanPhotoReading
 
 PLAYER_BGR = {"red": (40, 40, 220), "blue": (220, 90, 30), "white": (245, 245, 245), "orange": (20, 140, 255),
               "green": (40, 170, 40), "brown": (30, 70, 120)}
