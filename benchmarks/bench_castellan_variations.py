@@ -7,6 +7,7 @@ Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import Counter
@@ -37,10 +38,13 @@ VARIATIONS = {
 
 
 def main(argv: list[str]) -> int:
-    every = int(argv[argv.index("--every") + 1]) if "--every" in argv else 2
-    args = [a for i, a in enumerate(argv) if a != "--every" and (i == 0 or argv[i - 1] != "--every")]
-    folder = Path(args[0] if args else "samples/castellan/photos")
-    photos = sorted(folder.glob("*.jpg"))[::every]
+    parser = argparse.ArgumentParser(description="Castellan reading on the samples taken differently.")
+    parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"))
+    parser.add_argument("--every", type=int, default=2, help="read every N-th photo (default 2)")
+    args = parser.parse_args(argv)
+    photos = sorted(args.folder.glob("*.jpg"))[::max(1, args.every)]
+    if not photos:
+        parser.error(f"no .jpg photos in {args.folder}")
     reader = CastellanReader()
     print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
     for name, vary in VARIATIONS.items():

@@ -86,7 +86,8 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     span = reach_double - reach_single
     share = (reach - reach_single) / span
     top = single + (double - single) * share  # the height the lean suggests
-    return KeepReading(colour, float(centre[0]), float(centre[1]), bool(share > 0.5), True, float(top), share, span)
+    # Measured only: `decide_doubles` weighs this against the other keeps of the colour.
+    return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, float(top), share, span)
 
 
 def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:

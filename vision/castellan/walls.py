@@ -134,7 +134,7 @@ def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, 
 
 
 def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden, search) -> WallReading | None:
-    tolerance = 0.18 * short
+    midpoint_tolerance = 0.18 * short
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_along(towers, origin, d, spacing, i, search)
         if j is None:
@@ -148,7 +148,7 @@ def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hid
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
         if len(body) and body.mean() >= FILLED:
-            if kind == "long" and _tower_near(towers, origin + direction * span / 2, tolerance, i) is not None:
+            if kind == "long" and _tower_near(towers, origin + direction * span / 2, midpoint_tolerance, i) is not None:
                 return None  # a tower halfway: two short walls, read from that tower
             return WallReading(kind, i, j, None, float(body.mean()))
         if kind == "short":
