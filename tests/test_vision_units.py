@@ -58,9 +58,13 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     decided = decide_doubles([clear_double, clear_single, faint])
     assert decided[0].double and decided[0].double_certain
     assert not decided[1].double and decided[1].double_certain
-    assert not decided[2].double_certain
-    # The same faint evidence on a lone keep of its colour: still not enough to call it certain.
+    # A player stacks one double a game (C8): with red's double clearly elsewhere, the faint one is single.
+    assert not decided[2].double and decided[2].double_certain
+    # The same faint evidence on a lone keep of its colour is not enough to call it either way.
     assert not decide_doubles([keep(0.6, 3.0, colour="blue")])[0].double_certain
+    # Two keeps both leaning like doubles: at most one of a colour is read double.
+    twins = decide_doubles([keep(1.1, 10.0), keep(1.4, 10.0, x=50.0)])
+    assert [k.double for k in twins] == [False, True]
     # Unmeasured keeps pass through untouched.
     unmeasured = KeepReading("green", 0.0, 0.0, False, False, None)
     assert decide_doubles([unmeasured]) == [unmeasured]

@@ -22,7 +22,7 @@ from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
 LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
-DOUBLES_PER_COLOUR = 0.8  # a player stacks a double keep at most once a game, and mostly does
+NO_DOUBLE_PRIOR = 0.3  # a player stacks a double keep at most once a game (C8), and mostly does
 CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
 
 
@@ -91,22 +91,37 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
 
 
 def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
-    """Single or double for each keep from its measured lean: the evidence (how far the lean is from a
-    single's and a double's, against the measurement's noise) weighed with the rule that a player
-    stacks at most one double keep a game. Weak evidence is marked uncertain."""
-    counts: dict[str, int] = {}
-    for k in keeps:
-        counts[k.color] = counts.get(k.color, 0) + 1
-    decided = []
-    for k in keeps:
-        if k.lean_share is None:
-            decided.append(k)
+    """Single or double for each keep, decided per colour: a player stacks at most one double keep a
+    game (C8), so the hypotheses are "no double" or "this one keep is the double". Each is weighed by
+    the keeps' measured leans (how far from a single's and a double's, against the measurement's
+    noise); a keep whose posterior is not clear either way is marked uncertain."""
+    by_colour: dict[str, list[int]] = {}
+    for i, k in enumerate(keeps):
+        by_colour.setdefault(k.color, []).append(i)
+    decided = list(keeps)
+    for members in by_colour.values():
+        measured = [i for i in members if keeps[i].lean_share is not None]
+        if not measured:
             continue
-        prior = min(0.5, DOUBLES_PER_COLOUR / counts[k.color])
-        noise = LEAN_NOISE_MM / k.lean_span_mm  # in shares of the single–double gap
-        log_odds = (k.lean_share - 0.5) / noise ** 2 + math.log(prior / (1 - prior))
-        decided.append(replace(k, double=log_odds > 0, double_certain=abs(log_odds) > math.log(CERTAIN_ODDS)))
+        log_prior_each = math.log((1 - NO_DOUBLE_PRIOR) / len(members))
+        scores = {None: math.log(NO_DOUBLE_PRIOR)}
+        scores.update({i: log_prior_each + _double_evidence(keeps[i]) for i in measured})
+        top = max(scores.values())
+        weights = {h: math.exp(s - top) for h, s in scores.items()}
+        # Unmeasured keeps of the colour could be the double too: their hypotheses keep their prior.
+        total = sum(weights.values()) + (len(members) - len(measured)) * math.exp(log_prior_each - top)
+        best = max(scores, key=scores.get)
+        for i in measured:
+            p_double = weights[i] / total
+            certain = not 1 / (1 + CERTAIN_ODDS) <= p_double <= CERTAIN_ODDS / (1 + CERTAIN_ODDS)
+            decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
     return decided
+
+
+def _double_evidence(keep: KeepReading) -> float:
+    """Log-likelihood ratio double : single of a keep's measured lean (Gaussian noise around each)."""
+    noise = LEAN_NOISE_MM / keep.lean_span_mm  # in shares of the single–double gap
+    return (keep.lean_share - 0.5) / noise ** 2
 
 
 def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float, profile: PieceProfile) -> float:
