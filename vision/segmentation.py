@@ -22,6 +22,9 @@ MAX_GREY_SATURATION = 0.2
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 BINS = (40, 40, 10)
 SECTORS = 8
+# Histogram smoothing (in bins): chromaticity is steady, brightness varies with the light over the table
+# (lamp fall-off, vignetting: 0.9 bin is about 0.6 stop). Hues at any brightness are a little more tolerant.
+CHROMA_SMOOTH, VALUE_SMOOTH, HUE_SMOOTH = 0.25, 0.9, 0.4
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,11 @@ class TableModel:
 
     def __init__(self, histogram: np.ndarray) -> None:
         self.histogram = histogram
+        # Any brightness of the table's hues, a little more tolerant of chromaticity (see `hue_likelihood`).
+        hues = histogram.sum(axis=2)
+        for axis in (0, 1):
+            hues = _blur_axis(hues, axis=axis, sigma=HUE_SMOOTH)
+        self.hue_histogram = hues
 
     @classmethod
     def learn(cls, view: TableView) -> TableModel:
@@ -115,13 +123,14 @@ class TableModel:
 
     def hue_likelihood(self, feats: ColourFeatures) -> np.ndarray:
         """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table."""
-        return self.histogram.sum(axis=2).ravel()[feats.chroma_key // BINS[2]]
+        return self.hue_histogram.ravel()[feats.chroma_key // BINS[2]]
 
 
 def _smooth(hist: np.ndarray) -> np.ndarray:
     """Tolerate small colour shifts and strong shading (shadows) of the same table colour."""
-    hist = cv2.GaussianBlur(hist.reshape(BINS[0], -1), (0, 0), 0.8).reshape(BINS)
-    return _blur_axis(hist, axis=2, sigma=0.4)
+    for axis, sigma in ((0, CHROMA_SMOOTH), (1, CHROMA_SMOOTH), (2, VALUE_SMOOTH)):  # r, g chromaticity; brightness
+        hist = _blur_axis(hist, axis=axis, sigma=sigma)
+    return hist
 
 
 def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
