@@ -88,13 +88,23 @@ def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
 def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
     """Classes found on the photo as taken, brought into the view's undistorted image: the colour work is
     done once per photo even when the lens is refined and the photo read again."""
-    return PixelClasses(view.undistort(raw.grey, nearest=True),
-                        {c: view.undistort(m, nearest=True) for c, m in raw.keeps.items()})
+    labels = np.zeros(raw.grey.shape, np.uint8)
+    for index, mask in enumerate(raw.keeps.values(), start=1):
+        labels[mask > 0] = index  # keep colours never overlap: one remap serves them all
+    labels = view.undistort(labels, nearest=True)
+    keeps = {c: (labels == index).astype(np.uint8) * 255 for index, c in enumerate(raw.keeps, start=1)}
+    return PixelClasses(view.undistort(raw.grey, nearest=True), keeps)
 
 
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
     warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
     return cv2.warpPerspective(mask, warp, region.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) > 127
+
+
+def warp_labels(view: TableView, labels: np.ndarray, height: float, region: Region) -> np.ndarray:
+    """A label image (uint8) of the undistorted photo, seen on the plane at `height` over `region`."""
+    warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
+    return cv2.warpPerspective(labels, warp, region.size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
 
 
 def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Region) -> np.ndarray:

@@ -17,12 +17,13 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.castellan.carving import PixelClasses, carve, warp_mask
+from tablesight.vision.castellan.carving import PixelClasses, warp_labels
 from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
 LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
 NO_DOUBLE_PRIOR = 0.3  # a player stacks a double keep at most once a game (C8), and mostly does
+KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
 
 
@@ -41,24 +42,29 @@ class KeepReading:
 def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: PieceProfile) -> list[KeepReading]:
     body = profile.keep_height - profile.keep_roof_height
     side = profile.dimensions.keep_side
-    found = []
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
-    for colour, mask in classes.keeps.items():
-        if cv2.countNonZero(mask) < min_pixels:
-            continue
-        solid = carve(view, mask, [0.3 * body, 0.6 * body, 0.9 * body], region)
-        solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN,
-                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
+    if not colours:
+        return []
+    # The keep colours as one label image (they never overlap): four warps serve every colour.
+    labels = np.zeros(classes.grey.shape, np.uint8)
+    for index, colour in enumerate(colours, start=1):
+        labels[classes.keeps[colour] > 0] = index
+    flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, 0.3 * body, 0.6 * body, 0.9 * body))
+    min_area = 0.3 * side * side * region.px_per_mm ** 2
+    max_area = 3.0 * side * side * region.px_per_mm ** 2  # bigger patches are table pattern or clutter
+    found = []
+    for index, colour in enumerate(colours, start=1):
+        solid = np.logical_and.reduce([plane == index for plane in planes]).astype(np.uint8)
+        solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, _, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        min_area = 0.3 * side * side * region.px_per_mm ** 2
-        max_area = 3.0 * side * side * region.px_per_mm ** 2  # bigger patches are table pattern or clutter
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
-        _, flat = cv2.connectedComponents(warp_mask(view, mask, 0.0, region).astype(np.uint8), connectivity=8)
+        _, blobs = cv2.connectedComponents((flat == index).astype(np.uint8), connectivity=8)
         for i in range(1, count):
             if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area:
                 continue
             centre = region.to_mm(centroids[i] + 0.5)
-            found.append(_with_height(colour, centre, flat, region, view, profile))
+            found.append(_with_height(colour, centre, blobs, region, view, profile))
     return found
 
 
@@ -151,7 +157,7 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         if not found.size:
             return None
         label = int(np.bincount(found).argmax())
-    r = int(4 * 64 * region.px_per_mm)  # a keep and its lean fit well inside this window
+    r = int(KEEP_WINDOW_MM * region.px_per_mm)  # a keep and its lean fit well inside this window
     y0, x0 = max(0, cy - r), max(0, cx - r)
     ys, xs = np.nonzero(labels[y0:cy + r, x0:cx + r] == label)
     ys, xs = ys + y0, xs + x0

@@ -77,15 +77,6 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
     return hits
 
 
-def _tower_near(towers: list[TowerReading], point, tolerance: float, exclude: int) -> int | None:
-    best, best_d = None, tolerance
-    for j, t in enumerate(towers):
-        d = math.hypot(t.x - point[0], t.y - point[1])
-        if j != exclude and d < best_d:
-            best, best_d = j, d
-    return best
-
-
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
                axis: float, hidden: np.ndarray | None = None, placed: bool = True) -> list[WallReading]:
     """Walls from each tower's sockets. `hidden` marks where keeps stand in front: a wall's body there
@@ -95,12 +86,13 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
     found: dict[tuple, WallReading] = {}
+    positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     for i, tower in enumerate(towers):
         for k in range(4):
             angle = axis + k * math.pi / 2
             d = np.array([math.cos(angle), math.sin(angle)])
             origin = np.array(tower.position)
-            reading = _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden, tolerance)
+            reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, tolerance)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -109,37 +101,35 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     return list(found.values())
 
 
-def _tower_along(towers: list[TowerReading], origin, direction, spacing: float, exclude: int,
+def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclude: int,
                  tolerance: tuple[float, float] | float) -> int | None:
     """The tower one wall span away along a socket: within a share of the span and an angle of the
     socket's direction (a castle built by hand is never exactly square, nor a set exactly to size).
-    A tolerance in mm (positions without a known pose): only that close to where the span puts it."""
+    A tolerance in mm (positions without a known pose): only that close to where the span puts it.
+    `positions`: the towers' (x, y), one row each."""
     if isinstance(tolerance, float):
-        return _tower_near(towers, origin + direction * spacing, tolerance, exclude)
+        off = np.linalg.norm(positions - (origin + direction * spacing), axis=1)
+        off[exclude] = np.inf
+        j = int(np.argmin(off))
+        return j if off[j] < tolerance else None
     span_tolerance, angle_tolerance = tolerance
-    best, best_score = None, 1.0
-    for j, t in enumerate(towers):
-        if j == exclude:
-            continue
-        offset = np.array(t.position) - origin
-        distance = float(np.linalg.norm(offset))
-        if distance < 1e-6:
-            continue
-        off_span = abs(distance - spacing) / (span_tolerance * spacing)
-        off_angle = math.acos(float(np.clip(offset @ direction / distance, -1, 1))) / angle_tolerance
-        score = max(off_span, off_angle)
-        if score < best_score:
-            best, best_score = j, score
-    return best
+    offsets = positions - origin
+    distance = np.maximum(np.linalg.norm(offsets, axis=1), 1e-9)
+    off_span = np.abs(distance - spacing) / (span_tolerance * spacing)
+    off_angle = np.arccos(np.clip(offsets @ direction / distance, -1, 1)) / angle_tolerance
+    score = np.maximum(off_span, off_angle)
+    score[exclude] = np.inf
+    j = int(np.argmin(score))
+    return j if score[j] < 1.0 else None
 
 
-def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hidden, search) -> WallReading | None:
-    midpoint_tolerance = 0.18 * short
+def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, search) -> WallReading | None:
+    halfway = 0.18 * short  # how close to the middle of a long span a tower splits it
     for kind, spacing in (("short", short), ("long", long_)):
-        j = _tower_along(towers, origin, d, spacing, i, search)
+        j = _tower_along(positions, origin, d, spacing, i, search)
         if j is None:
             continue
-        target = np.array(towers[j].position)
+        target = positions[j]
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
         body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
@@ -148,7 +138,7 @@ def _read_socket(i, origin, d, towers, solid, region, dims, r, short, long_, hid
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
         if len(body) and body.mean() >= FILLED:
-            if kind == "long" and _tower_near(towers, origin + direction * span / 2, midpoint_tolerance, i) is not None:
+            if kind == "long" and _tower_along(positions, origin, direction, span / 2, i, halfway) is not None:
                 return None  # a tower halfway: two short walls, read from that tower
             return WallReading(kind, i, j, None, float(body.mean()))
         if kind == "short":
