@@ -94,7 +94,7 @@ class TableModel:
         margin = max(2, int(0.07 * min(sh, sw)))
         band = np.ones((sh, sw), bool)
         band[margin:sh - margin, margin:sw - margin] = False
-        feats = colour_features(small.astype(np.float32) * view.gain + view.offset)
+        feats = colour_features(view.normalised(small))
         ys, xs = np.nonzero(band)
         sector = ((np.arctan2(ys - sh / 2, xs - sw / 2) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
         return cls._voted(feats.chroma_key[ys, xs], sector)

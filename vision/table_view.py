@@ -8,6 +8,7 @@ true table position whatever the camera tilt, which is how pieces with height ar
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -50,12 +51,28 @@ class TableView:
         if np.any(lens.distortion):
             self._maps = cv2.initUndistortRectifyMap(lens.matrix, lens.distortion, None, lens.matrix,
                                                      lens.image_size, cv2.CV_16SC2)
-        self.image = self.undistort(image)
+        self._photo = image
         white, black = card.white_bgr, card.black_bgr
         span = np.maximum(white - black, 20.0)
         # Paper white → 1, ink black → 0 in each channel: exposure and white balance from the card.
         self.gain = (1.0 / span).astype(np.float32)
         self.offset = (-black / span).astype(np.float32)
+
+    @cached_property
+    def image(self) -> np.ndarray:
+        """The photo as an ideal pinhole camera would record it (undistorted when first needed)."""
+        return self.undistort(self._photo)
+
+    @property
+    def image_shape(self) -> tuple[int, ...]:
+        return self._photo.shape
+
+    def normalised(self, image: np.ndarray) -> np.ndarray:
+        """A BGR photo (or part of it) in card units: float, paper 1 and ink 0 in each channel."""
+        if image.dtype == np.uint8 and image.ndim == 3:  # a table lookup: far faster than float arithmetic
+            levels = np.arange(256, dtype=np.float32)[:, None] * self.gain + self.offset
+            return cv2.LUT(image, levels.astype(np.float32).reshape(1, 256, 3))
+        return image.astype(np.float32) * self.gain + self.offset
 
     def undistort(self, image: np.ndarray, nearest: bool = False) -> np.ndarray:
         """An image (or a mask) of the photo as an ideal pinhole camera with the same K would record it."""
@@ -77,17 +94,17 @@ class TableView:
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
         if not normalised:
             return out
-        return out.astype(np.float32) * self.gain + self.offset
+        return self.normalised(out)
 
     def visible(self, height: float, region: Region) -> np.ndarray:
         """Mask of the region's pixels that fall inside the photo."""
         warp = self.plane_homography(height) @ region.pixel_to_mm_matrix()
-        ones = np.full(self.image.shape[:2], 255, np.uint8)
+        ones = np.full(self.image_shape[:2], 255, np.uint8)
         return cv2.warpPerspective(ones, warp, region.size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
 
     def table_extent(self, limit_mm: float = 2500.0) -> tuple[float, float, float, float]:
         """Bounds of the visible table, clipped to `limit_mm` around the card."""
-        h, w = self.image.shape[:2]
+        h, w = self.image_shape[:2]
         border = np.array([[x, y] for x in np.linspace(0, w - 1, 7) for y in (0, h - 1)]
                           + [[x, y] for y in np.linspace(0, h - 1, 7) for x in (0, w - 1)], dtype=np.float64)
         inverse = np.linalg.inv(self.plane_homography(0.0))

@@ -47,7 +47,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     surroundings more than the table's own texture does (a table of the pieces' own colour).
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width."""
     source = view.image if photo is None else photo
-    normalised = source.astype(np.float32) * view.gain + view.offset
+    normalised = view.normalised(source)
     feats = colour_features(normalised)
     mm_per_pixel = view.card.mm_per_pixel()
     by_colour = _closed(grey_mask(feats, table.likelihood(feats)).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
