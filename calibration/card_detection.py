@@ -65,18 +65,34 @@ ENLARGE_MAX_SIDE = 2200  # photos up to this size are also searched enlarged twi
 SHARPENING = (1.0, 2.0)  # unsharp-mask amounts tried when the card is not found as it is
 
 
-def _detector() -> cv2.aruco.CharucoDetector:
+@dataclass(frozen=True)
+class DetectionTry:
+    """Marker-reading settings for a soft photo: each bit read from the middle of its cell (blur smears
+    the cells' borders), and faint marker edges thresholded more finely (OpenCV's defaults: 0.13, 7)."""
+
+    bit_margin: float
+    threshold_constant: float
+
+
+SOFT_TRIES = (DetectionTry(0.3, 7.0), DetectionTry(0.3, 4.0))
+
+
+def _detector(soft: DetectionTry | None = None) -> cv2.aruco.CharucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.minMarkerPerimeterRate = 0.008  # cards down to ~1/12 of the frame width
     params.adaptiveThreshWinSizeMax = 53
+    if soft is not None:
+        params.adaptiveThreshConstant = soft.threshold_constant
+        params.perspectiveRemoveIgnoredMarginPerCell = soft.bit_margin
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     charuco = cv2.aruco.CharucoParameters()
     charuco.tryRefineMarkers = True
     return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
 
 
-def _detect_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    corners, ids, marker_corners, marker_ids = _detector().detectBoard(grey)
+def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    corners, ids, marker_corners, marker_ids = _detector(soft).detectBoard(grey)
     if ids is None or len(ids) < MIN_CORNERS:
         return None
     markers = np.concatenate([m.reshape(4, 2) for m in marker_corners]) if marker_ids is not None else np.zeros((0, 2))
@@ -92,17 +108,11 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
-    scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     found = None
-    if scale < 1.0:
-        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = _detect_corners(small)
+    for soft in (None, *SOFT_TRIES):  # as usual, then as for a soft photo
+        found = _detect_reduced_then_full(grey, soft) or _detect_on_sharpened(grey, soft)
         if found is not None:
-            found = (found[0] / scale, found[1], found[2] / scale, found[3])
-    if found is None:
-        found = _detect_corners(grey)
-    if found is None:
-        found = _detect_on_sharpened(grey)
+            break
     if found is None:
         return None
     pixels, ids, markers, marker_ids = found
@@ -125,15 +135,27 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 
-def _detect_on_sharpened(grey: np.ndarray):
+def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None):
+    """The card on a copy reduced to DETECTION_MAX_SIDE (fast, and a soft photo's blur shrinks with
+    it), else on the photo as it is."""
+    scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
+    if scale < 1.0:
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        found = _detect_corners(small, soft)
+        if found is not None:
+            return (found[0] / scale, found[1], found[2] / scale, found[3])
+    return _detect_corners(grey, soft)
+
+
+def _detect_on_sharpened(grey: np.ndarray, soft: DetectionTry | None = None):
     """Further tries for a soft or small card: the photo sharpened (unsharp mask, stronger each time),
     also enlarged twice (a marker's bits a pixel or two wide), positions brought back to the photo."""
     blurred = cv2.GaussianBlur(grey, (0, 0), 2.0)
     for amount in SHARPENING:
         sharp = cv2.addWeighted(grey, 1.0 + amount, blurred, -amount, 0)
-        found = _detect_corners(sharp)
+        found = _detect_corners(sharp, soft)
         if found is None and max(grey.shape) <= ENLARGE_MAX_SIDE:
-            found = _detect_corners(cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+            found = _detect_corners(cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC), soft)
             if found is not None:
                 found = (found[0] / 2.0, found[1], found[2] / 2.0, found[3])
         if found is not None:
