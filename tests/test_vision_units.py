@@ -68,3 +68,35 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     # Unmeasured keeps pass through untouched.
     unmeasured = KeepReading("green", 0.0, 0.0, False, False, None)
     assert decide_doubles([unmeasured]) == [unmeasured]
+
+
+def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
+    from tablesight.vision.castellan.carving import solid_outlines
+
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.circle(mask, (60, 100), 12, 255, 3)  # a tower near the card, seen only by its rim
+    cv2.rectangle(mask, (180, 90), (202, 112), 255, 3)  # a courtyard's walls far away, as small in pixels
+
+    def to_table(pixels):  # 1 mm a pixel near the card (x < 100), 4 mm a pixel far from it
+        return pixels * np.where(pixels[:, :1] < 100, 1.0, 4.0)
+
+    by_pixels = solid_outlines(mask.copy(), mm_per_pixel=1.0, gap_mm=8.0)
+    assert by_pixels[100, 60] == 255 and by_pixels[100, 191] == 255  # by pixels, both look like tower tops
+    on_table = solid_outlines(mask.copy(), mm_per_pixel=1.0, gap_mm=8.0, to_table=to_table)
+    assert on_table[100, 60] == 255  # the tower's top (~250 mm²)
+    assert on_table[100, 191] == 0  # the courtyard (~4,000 mm² of table)
+
+
+def test_stage_pictures_show_each_stage_of_a_sample():
+    from pathlib import Path
+
+    from tablesight.inputs import read_photo
+    from tablesight.vision.castellan.reader import CastellanReader
+    from tablesight.vision.castellan.stage_views import stage_pictures
+
+    photo = read_photo(Path(__file__).parents[1] / "samples/castellan/photos/photo-003.jpg")
+    pictures = stage_pictures(CastellanReader().read(photo.image, photo.focal_35mm))
+    assert set(pictures) == {"1-pixel-classes", "2-carved-footprints", "3-keeps"}
+    carved = pictures["2-carved-footprints"]
+    # Towers are drawn in yellow on the carved footprints.
+    assert ((carved[..., 0] < 60) & (carved[..., 1] > 200) & (carved[..., 2] > 200)).sum() > 100

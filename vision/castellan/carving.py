@@ -10,6 +10,7 @@ is the piece's slightly enlarged top view, which is still at the right place.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -30,6 +31,8 @@ from tablesight.vision.table_view import Region, TableView
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
 NEAR_CASTLE_MM = 60.0
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
+# Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
+MAX_FILLED_HOLE_MM2 = 1000.0
 
 
 @dataclass(frozen=True)
@@ -52,17 +55,21 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     mm_per_pixel = view.card.mm_per_pixel()
     by_colour = _closed(grey_mask(feats, table.likelihood(feats)).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(feats, table.hue_likelihood(feats)) & (feats.value > 0.07)
-    grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm)
+    to_table = _pixel_to_table(view, distorted=photo is not None)
+    grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
     keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / mm_per_pixel)))))
     return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
 
 
-def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float) -> np.ndarray:
+def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
+                   to_table: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """Fill pieces seen only by their outlines. A wall whose top is the table's own brightness shows
     as its two shaded edges, a tower as a ring: the gap between edges (under `gap_mm`, about a wall's
-    thickness) is closed and small enclosed holes (under a tower's top) are filled. Solid pieces are
-    left as they are; courtyards are far wider than the gap."""
+    thickness) is closed and small enclosed holes (a tower's top) are filled. Solid pieces are left as
+    they are; courtyards are far wider than the gap. `to_table` (pixels → table mm) measures each hole
+    on the table: far from the card in a tilted photo a courtyard looks no bigger than a tower top
+    near it."""
     # First join the merlons of crenellated tops (gaps of about 4 mm), then drop specks (table
     # texture, noise) so that closing the wider gap does not bridge them into a fake solid.
     grey = _closed(grey, MERLON_GAP_MM / mm_per_pixel)
@@ -74,10 +81,27 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float) -> np.n
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return closed
-    max_hole = 2.0 * (gap_mm / mm_per_pixel) ** 2 * 4
-    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and cv2.contourArea(c) < max_hole]
+    if to_table is None:
+        max_hole = 2.0 * (gap_mm / mm_per_pixel) ** 2 * 4
+
+        def hole_area(contour: np.ndarray) -> float:
+            return cv2.contourArea(contour)
+    else:
+        max_hole = MAX_FILLED_HOLE_MM2
+
+        def hole_area(contour: np.ndarray) -> float:
+            return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and hole_area(c) < max_hole]
     cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
     return closed
+
+
+def _pixel_to_table(view: TableView, distorted: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """Pixels of the photo as taken (`distorted`) or of the view's undistorted image → table mm."""
+    if distorted:
+        return lambda pixels: view.pose.table_point(pixels, 0.0)
+    inverse = np.linalg.inv(view.plane_homography(0.0))
+    return lambda pixels: cv2.perspectiveTransform(pixels.reshape(-1, 1, 2), inverse).reshape(-1, 2)
 
 
 def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:

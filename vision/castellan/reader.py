@@ -48,6 +48,9 @@ class PhotoReading:
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
+    view: TableView | None = None
+    classes: PixelClasses | None = None
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class CastellanReader:
             classes = undistorted_classes(view, _first.classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
-        reading = PhotoReading(None, card, region, timings_ms=timings)
+        reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
