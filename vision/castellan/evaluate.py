@@ -16,6 +16,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from tablesight.calibration.camera import Lens
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board import Board
@@ -24,6 +26,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import CastellanReader
 
 MATCH_MM = 12.0
+ALIGN_MM = (40.0, 20.0)  # tower pairs taken to align a reading with the truth, loosely then closer
 KINDS = ("tower", "short", "long", "keep")
 
 
@@ -32,6 +35,7 @@ class PhotoScore:
     name: str
     scene: dict
     counts: dict[str, Counter] = field(default_factory=dict)  # kind → tp/fp/fn
+    aligned_counts: dict[str, Counter] = field(default_factory=dict)  # the same, the castle aligned as a whole
     keep_colour_right: int = 0
     keep_colour_total: int = 0
     board_exact: bool = False
@@ -78,6 +82,22 @@ def compare(truth: Board, read: Board | None) -> tuple[dict[str, Counter], int, 
     return counts, right, len(pairs)
 
 
+def aligned(truth: Board, read: Board) -> Board:
+    """The reading turned and moved as a whole onto the truth (least squares over its towers paired
+    with the truth's): what remains is the reading's own error, not the card's pose error."""
+    for tolerance in ALIGN_MM:
+        pairs = _match([t.position for t in truth.towers], [t.position for t in read.towers], tolerance)
+        if len(pairs) < 3:
+            return read
+        got = np.array([read.towers[j].position for _, j in pairs])
+        want = np.array([truth.towers[i].position for i, _ in pairs])
+        u, _, vt = np.linalg.svd((got - got.mean(axis=0)).T @ (want - want.mean(axis=0)))
+        rotation = vt.T @ np.diag([1.0, np.sign(np.linalg.det(vt.T @ u.T))]) @ u.T
+        shift = want.mean(axis=0) - rotation @ got.mean(axis=0)
+        read = read.transformed(math.degrees(math.atan2(rotation[1, 0], rotation[0, 0])), *shift)
+    return read
+
+
 def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False) -> PhotoScore:
     truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
     truth = board_from_dict(truth_doc["board"])
@@ -89,11 +109,16 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     # Without the card, positions are in a frame of the reader's own: nothing can be matched by place.
     positioned = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
     result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, positioned)
+    result.aligned_counts = compare(truth, aligned(truth, positioned) if positioned else None)[0]
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
     # Nothing read scores nothing: right for an empty table, wrong for any castle.
     got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
     result.scores_exact = got == truth_doc["report"]["scores"]
     return result
+
+
+def _ratio(tp: int, other: int) -> str:
+    return f"{tp / max(tp + other, 1):.3f}"
 
 
 def _bucket(scene: dict) -> dict[str, str]:
@@ -113,6 +138,13 @@ def print_tables(results: list[PhotoScore]) -> None:
         p = c["tp"] / max(c["tp"] + c["fp"], 1)
         rc = c["tp"] / max(c["tp"] + c["fn"], 1)
         print(f"{k:<8} {p:>9.3f} {rc:>7.3f} {c['tp']:>6} {c['fp']:>5} {c['fn']:>5}")
+    aligned_total = {k: Counter() for k in KINDS}
+    for r in results:
+        for k in KINDS:
+            aligned_total[k].update(r.aligned_counts[k])
+    print("with each castle aligned as a whole onto the truth (the card's pose error taken out):")
+    print("  " + ", ".join(f"{k} P {_ratio(c['tp'], c['fp'])} / R {_ratio(c['tp'], c['fn'])}"
+                           for k, c in aligned_total.items()))
     colour_right = sum(r.keep_colour_right for r in results)
     colour_total = sum(r.keep_colour_total for r in results)
     print(f"keep colour accuracy: {colour_right}/{colour_total} = {colour_right / max(colour_total, 1):.3f}")
