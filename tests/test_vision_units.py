@@ -100,3 +100,22 @@ def test_stage_pictures_show_each_stage_of_a_sample():
     carved = pictures["2-carved-footprints"]
     # Towers are drawn in yellow on the carved footprints.
     assert ((carved[..., 0] < 60) & (carved[..., 1] > 200) & (carved[..., 2] > 200)).sum() > 100
+
+
+def test_a_tower_read_off_its_place_is_settled_by_its_walls():
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import settled_towers
+
+    # A plus of walls around the tower at (164, 164): long ones left, right and down, a short one up.
+    # The tower is read 10 mm low, too far from its neighbour above for that wall to be believed
+    # (over 15 % of a short span); the long walls still find it and put it back.
+    spots = [(164, 164), (36, 164), (292, 164), (164, 292), (164, 100)]
+    walls = [(spots[0], s) for s in spots[1:]]
+    solid = footprint(spots, walls)
+    towers = [TowerReading(164.0, 174.0, 12.0)] + [TowerReading(float(x), float(y), 12.0) for x, y in spots[1:]]
+    first = find_walls(towers, solid, REGION, DIMS, axis=0.0)
+    assert not any({w.start, w.end} == {0, 4} for w in first)
+    settled = settled_towers(towers, first, DIMS, axis=0.0)
+    assert abs(settled[0].y - 164) < abs(towers[0].y - 164)
+    again = find_walls(settled, solid, REGION, DIMS, axis=0.0)
+    assert any({w.start, w.end} == {0, 4} for w in again)

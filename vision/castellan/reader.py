@@ -25,7 +25,7 @@ from tablesight.vision.castellan.carving import (
 from tablesight.vision.castellan.keeps import KeepReading, decide_doubles, find_keeps, merge_close
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
-from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls
+from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, settled_towers
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
@@ -119,6 +119,10 @@ class CastellanReader:
             keeps_in_front = carve(view, any_keep, [p.wall_height * 0.5], region)
             reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
                                        placed=lean_removed)
+            if lean_removed:  # towers put right by their walls, and the walls read again from there
+                settled = settled_towers(reading.towers, reading.walls, dims, axis)
+                again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front)
+                reading.walls = _with_new_closed_walls(reading.walls, again, reading.towers)
         with _timed(timings, "keeps"):
             keeps = decide_doubles(merge_close(find_keeps(view, classes, region, p), dims.keep_side))
             reading.keeps = keeps
@@ -192,6 +196,27 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
             a, b = reading.towers[w.start], reading.towers[w.end]
             ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
     return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def _with_new_closed_walls(walls: list[WallReading], again: list[WallReading],
+                           towers: list[TowerReading]) -> list[WallReading]:
+    """The walls read first, plus the walls joining two towers found only on a second reading; an
+    open wall read first along such a wall's socket gives way to it."""
+    joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
+    added = [w for w in again if w.end is not None and frozenset((w.start, w.end)) not in joined]
+
+    def replaced(open_wall: WallReading) -> bool:
+        here = np.array(towers[open_wall.start].position)
+        heading = np.array(open_wall.open_point) - here
+        for w in added:
+            if open_wall.start in (w.start, w.end):
+                other = w.end if w.start == open_wall.start else w.start
+                towards = np.array(towers[other].position) - here
+                if heading @ towards > 0.85 * np.linalg.norm(heading) * np.linalg.norm(towards):
+                    return True
+        return False
+
+    return [w for w in walls if w.end is not None or not replaced(w)] + added
 
 
 def _drop_specks(reading: PhotoReading) -> None:

@@ -8,7 +8,7 @@ short wall's span is short + tower, a long wall's twice that.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -153,3 +153,23 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     end = origin + d * dims.centre_spacing(kind)
     length = dims.short_wall_length if kind == "short" else dims.long_wall_length
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
+
+
+def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
+                   axis: float) -> list[TowerReading]:
+    """Tower positions corrected by the walls read between them (the rules as evidence): each wall
+    puts its tower one span from its neighbour along the castle's axis. A tower's position becomes
+    the mean of what it was read at and where each of its walls puts it, so one tower read off its
+    place (a keep beside it, a crowded junction) no longer keeps its other walls from being found."""
+    votes: list[list[np.ndarray]] = [[np.array(t.position)] for t in towers]
+    axes = [np.array([math.cos(axis + k * math.pi / 2), math.sin(axis + k * math.pi / 2)]) for k in range(4)]
+    for wall in walls:
+        if wall.end is None:
+            continue
+        a, b = np.array(towers[wall.start].position), np.array(towers[wall.end].position)
+        along = max(axes, key=lambda u: float((b - a) @ u))  # the axis the wall runs along, a → b
+        step = along * dims.centre_spacing(wall.kind)
+        votes[wall.start].append(b - step)
+        votes[wall.end].append(a + step)
+    return [replace(t, x=float(np.mean([v[0] for v in vs])), y=float(np.mean([v[1] for v in vs])))
+            for t, vs in zip(towers, votes, strict=True)]
