@@ -119,3 +119,15 @@ def test_a_tower_read_off_its_place_is_settled_by_its_walls():
     assert abs(settled[0].y - 164) < abs(towers[0].y - 164)
     again = find_walls(settled, solid, REGION, DIMS, axis=0.0)
     assert any({w.start, w.end} == {0, 4} for w in again)
+
+
+def test_two_short_walls_with_their_middle_tower_missing_are_not_a_long_wall():
+    # Towers 128 mm apart (a long span), but what joins them is two short walls and a tower-sized gap.
+    a, b = (100, 100), (228, 100)
+    gap_start, gap_end = 164 - DIMS.tower_radius, 164 + DIMS.tower_radius
+    solid = footprint([a, b], [(a, (gap_start, 100)), ((gap_end, 100), b)])
+    towers = find_towers(solid, REGION, DIMS)
+    walls = find_walls(towers, solid, REGION, DIMS, axis=0.0)
+    assert len(towers) == 2
+    assert [w.kind for w in walls] == ["short", "short"] and all(w.end is None for w in walls)
+    assert all(abs(w.open_point[0] - 164) < 3 for w in walls)

@@ -133,10 +133,14 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
         body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        seen = body
         if hidden is not None and len(body):
             covered = _profile(hidden, region, origin, direction, r + 2, span - r - 2)
+            seen = body | covered
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
+        if kind == "long" and _gap_in_middle(seen) >= r:
+            break  # two short walls with the tower between them missing: read as open walls below
         if len(body) and body.mean() >= FILLED:
             if kind == "long" and _tower_along(positions, origin, direction, span / 2, i, halfway) is not None:
                 return None  # a tower halfway: two short walls, read from that tower
@@ -153,6 +157,16 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     end = origin + d * dims.centre_spacing(kind)
     length = dims.short_wall_length if kind == "short" else dims.long_wall_length
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
+
+
+def _gap_in_middle(profile: np.ndarray) -> float:
+    """The longest run (mm) with nothing solid in the middle third of a wall's profile."""
+    middle = profile[len(profile) // 3: 2 * len(profile) // 3]
+    longest = run = 0
+    for solid in middle:
+        run = 0 if solid else run + 1
+        longest = max(longest, run)
+    return longest * STEP_MM
 
 
 def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
