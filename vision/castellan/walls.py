@@ -20,7 +20,7 @@ FILLED = 0.65  # share of a wall's body between two towers that must be seen sol
 STEP_MM = 1.0
 MIN_VISIBLE = 0.4  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
-ANGLE_TOLERANCE = math.radians(7)  # and its direction this much from the socket's
+ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
 
