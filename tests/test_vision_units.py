@@ -131,3 +131,14 @@ def test_two_short_walls_with_their_middle_tower_missing_are_not_a_long_wall():
     assert len(towers) == 2
     assert [w.kind for w in walls] == ["short", "short"] and all(w.end is None for w in walls)
     assert all(abs(w.open_point[0] - 164) < 3 for w in walls)
+
+
+def test_keep_coloured_pieces_off_the_castle_are_not_keeps():
+    from tablesight.vision.castellan.keeps import KeepReading, keeps_on_the_castle
+
+    corners = [(100, 100), (164, 100), (164, 164), (100, 164)]
+    solid = footprint(corners, [(corners[i], corners[(i + 1) % 4]) for i in range(4)])
+    in_yard = KeepReading("red", 132.0, 132.0, False, True, None)
+    beside = KeepReading("blue", 132.0, 200.0, False, True, None)  # just outside a wall: still counted
+    far = KeepReading("green", 330.0, 250.0, False, True, None)  # a die or a reserve keep on the table
+    assert keeps_on_the_castle([in_yard, beside, far], solid, REGION, 64.0) == [in_yard, beside]

@@ -173,3 +173,20 @@ def merge_close(readings: list[KeepReading], side: float) -> list[KeepReading]:
             continue
         merged.append(r)
     return merged
+
+
+def keeps_on_the_castle(keeps: list[KeepReading], solid: np.ndarray, region: Region,
+                        reach_mm: float) -> list[KeepReading]:
+    """The keeps within `reach_mm` of the castle's grey pieces (`solid`, on `region`). A keep counts only
+    in a courtyard, within the walls: a keep-coloured piece farther off is a player's reserve or clutter
+    (a die, a card) lying on the table."""
+    if not solid.any():
+        return keeps
+    distance = cv2.distanceTransform((~solid).astype(np.uint8), cv2.DIST_L2, 5) / region.px_per_mm
+    h, w = distance.shape
+    kept = []
+    for k in keeps:
+        x, y = region.to_pixels(np.array([k.x, k.y])).astype(int)
+        if not (0 <= x < w and 0 <= y < h) or distance[y, x] <= reach_mm:
+            kept.append(k)
+    return kept

@@ -22,7 +22,13 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
-from tablesight.vision.castellan.keeps import KeepReading, decide_doubles, find_keeps, merge_close
+from tablesight.vision.castellan.keeps import (
+    KeepReading,
+    decide_doubles,
+    find_keeps,
+    keeps_on_the_castle,
+    merge_close,
+)
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
 from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, settled_towers
@@ -124,7 +130,13 @@ class CastellanReader:
                 again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front)
                 reading.walls = _with_new_closed_walls(reading.walls, again, reading.towers)
         with _timed(timings, "keeps"):
-            keeps = decide_doubles(merge_close(find_keeps(view, classes, region, p), dims.keep_side))
+            found = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
+            reach = dims.centre_spacing("short")
+            on_castle = keeps_on_the_castle(found, solid, region, reach)
+            if len(on_castle) < len(found):
+                reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
+                                     f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
+            keeps = decide_doubles(on_castle)
             reading.keeps = keeps
             for k in keeps:
                 if not k.double_certain:
