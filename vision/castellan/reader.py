@@ -21,6 +21,7 @@ from tablesight.vision.castellan.carving import (
     castle_region,
     classify_pixels,
     undistorted_classes,
+    warp_mask,
 )
 from tablesight.vision.castellan.keeps import (
     KeepReading,
@@ -117,12 +118,14 @@ class CastellanReader:
             lean_removed = view.card.focal_source != "assumed"
             reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims, lean_removed)
         with _timed(timings, "walls"):
-            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
+            wall_planes = [p.wall_height * f for f in (0.25, 0.5, 0.8)]
+            solid = carve(view, classes.grey, wall_planes, region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)
             any_keep = np.zeros_like(classes.grey)
             for mask in classes.keeps.values():
                 any_keep |= mask
-            keeps_in_front = carve(view, any_keep, [p.wall_height * 0.5], region)
+            # A keep in front of a wall on any of the planes the wall is carved from hides it there.
+            keeps_in_front = np.logical_or.reduce([warp_mask(view, any_keep, h, region) for h in wall_planes])
             reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
                                        placed=lean_removed)
             if lean_removed:  # towers put right by their walls, and the walls read again from there

@@ -18,7 +18,7 @@ from tablesight.vision.table_view import Region
 
 FILLED = 0.65  # share of a wall's body between two towers that must be seen solid (keeps may hide some)
 STEP_MM = 1.0
-MIN_VISIBLE = 0.4  # of a wall's body must be clear of keeps to judge it
+MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
