@@ -23,6 +23,7 @@ from tablesight.vision.table_view import Region, TableView
 MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
 LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
 NO_DOUBLE_PRIOR = 0.3  # a player stacks a double keep at most once a game (C8), and mostly does
+MAX_KEEP_AREA_SIDES = 5.0
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
 
@@ -52,7 +53,8 @@ def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: 
         labels[classes.keeps[colour] > 0] = index
     flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, 0.3 * body, 0.6 * body, 0.9 * body))
     min_area = 0.3 * side * side * region.px_per_mm ** 2
-    max_area = 3.0 * side * side * region.px_per_mm ** 2  # bigger patches are table pattern or clutter
+    # Bigger patches are table pattern or clutter (a card); a double keep seen tilted carves over three sides².
+    max_area = MAX_KEEP_AREA_SIDES * side * side * region.px_per_mm ** 2
     found = []
     for index, colour in enumerate(colours, start=1):
         solid = np.logical_and.reduce([plane == index for plane in planes]).astype(np.uint8)
