@@ -40,28 +40,44 @@ class KeepReading:
     lean_span_mm: float = 0.0  # how far apart a single's and a double's leans are from this camera
 
 
-def find_keeps(view: TableView, classes: PixelClasses, region: Region, profile: PieceProfile) -> list[KeepReading]:
+@dataclass(frozen=True)
+class KeepPlanes:
+    """The keep colours on the table plane and on three planes through a keep's body, as label images
+    (0 none, i the i-th of `colours`): four warps serve every colour, the keeps and the walls they hide."""
+
+    colours: list[str]
+    flat: np.ndarray
+    body: list[np.ndarray]
+
+    def in_front(self) -> np.ndarray:
+        """Where a keep stands on any of the body planes (walls there are hidden, not missing)."""
+        return np.logical_or.reduce([plane > 0 for plane in self.body])
+
+
+def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile: PieceProfile) -> KeepPlanes:
     body = profile.keep_height - profile.keep_roof_height
     side = profile.dimensions.keep_side
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
-    if not colours:
-        return []
-    # The keep colours as one label image (they never overlap): four warps serve every colour.
     labels = np.zeros(classes.grey.shape, np.uint8)
     for index, colour in enumerate(colours, start=1):
         labels[classes.keeps[colour] > 0] = index
     flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, 0.3 * body, 0.6 * body, 0.9 * body))
+    return KeepPlanes(colours, flat, planes)
+
+
+def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
+    side = profile.dimensions.keep_side
     min_area = 0.3 * side * side * region.px_per_mm ** 2
     # Bigger patches are table pattern or clutter (a card); a double keep seen tilted carves over three sides².
     max_area = MAX_KEEP_AREA_SIDES * side * side * region.px_per_mm ** 2
     found = []
-    for index, colour in enumerate(colours, start=1):
-        solid = np.logical_and.reduce([plane == index for plane in planes]).astype(np.uint8)
+    for index, colour in enumerate(planes.colours, start=1):
+        solid = np.logical_and.reduce([plane == index for plane in planes.body]).astype(np.uint8)
         solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, _, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
-        _, blobs = cv2.connectedComponents((flat == index).astype(np.uint8), connectivity=8)
+        _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
         for i in range(1, count):
             if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area:
                 continue
@@ -184,11 +200,15 @@ def keeps_on_the_castle(keeps: list[KeepReading], solid: np.ndarray, region: Reg
     (a die, a card) lying on the table."""
     if not solid.any():
         return keeps
-    distance = cv2.distanceTransform((~solid).astype(np.uint8), cv2.DIST_L2, 5) / region.px_per_mm
-    h, w = distance.shape
+    r = int(reach_mm * region.px_per_mm)
+    h, w = solid.shape
     kept = []
     for k in keeps:
         x, y = region.to_pixels(np.array([k.x, k.y])).astype(int)
-        if not (0 <= x < w and 0 <= y < h) or distance[y, x] <= reach_mm:
+        if not (0 <= x < w and 0 <= y < h):
+            kept.append(k)
+            continue
+        ys, xs = np.nonzero(solid[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1])
+        if len(xs) and np.hypot(xs + max(0, x - r) - x, ys + max(0, y - r) - y).min() <= r:
             kept.append(k)
     return kept

@@ -21,12 +21,12 @@ from tablesight.vision.castellan.carving import (
     castle_region,
     classify_pixels,
     undistorted_classes,
-    warp_mask,
 )
 from tablesight.vision.castellan.keeps import (
     KeepReading,
     decide_doubles,
     find_keeps,
+    keep_planes,
     keeps_on_the_castle,
     merge_close,
 )
@@ -40,6 +40,7 @@ from tablesight.vision.table_view import Region, TableView
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
+SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -117,23 +118,23 @@ class CastellanReader:
             tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
             lean_removed = view.card.focal_source != "assumed"
             reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims, lean_removed)
+        with _timed(timings, "keeps"):
+            planes = keep_planes(view, classes, region, p)
         with _timed(timings, "walls"):
-            wall_planes = [p.wall_height * f for f in (0.25, 0.5, 0.8)]
-            solid = carve(view, classes.grey, wall_planes, region) & ~card
+            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             axis = castle_axis(reading.towers, dims, solid, region)
-            any_keep = np.zeros_like(classes.grey)
-            for mask in classes.keeps.values():
-                any_keep |= mask
-            # A keep in front of a wall on any of the planes the wall is carved from hides it there.
-            keeps_in_front = np.logical_or.reduce([warp_mask(view, any_keep, h, region) for h in wall_planes])
+            # A keep in front of a wall on the planes the wall is carved from (about a keep's body) hides it.
+            keeps_in_front = planes.in_front()
             reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
                                        placed=lean_removed)
             if lean_removed:  # towers put right by their walls, and the walls read again from there
                 settled = settled_towers(reading.towers, reading.walls, dims, axis)
-                again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front)
+                moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
+                         if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
+                again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front, only=moved)
                 reading.walls = _with_new_closed_walls(reading.walls, again, reading.towers)
         with _timed(timings, "keeps"):
-            found = merge_close(find_keeps(view, classes, region, p), dims.keep_side)
+            found = merge_close(find_keeps(view, planes, region, p), dims.keep_side)
             reach = dims.centre_spacing("short")
             on_castle = keeps_on_the_castle(found, solid, region, reach)
             if len(on_castle) < len(found):

@@ -22,7 +22,8 @@ import numpy as np
 
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, NOMINAL_PROFILE, PieceProfile
 from tablesight.inputs import read_photo
-from tablesight.vision.castellan.carving import carve, warp_labels
+from tablesight.vision.castellan.carving import carve
+from tablesight.vision.castellan.keeps import keep_planes
 from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
 
 MAX_SIDE = 1000  # stage pictures are shrunk to this many pixels at most
@@ -62,15 +63,11 @@ def carving_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFI
 
 def keep_picture(reading: PhotoReading) -> np.ndarray:
     """Each keep colour on the table plane (where its lean is measured), and the keeps read."""
-    view, region = reading.view, reading.region
-    labels = np.zeros(reading.classes.grey.shape, np.uint8)
-    colours = list(reading.classes.keeps)
-    for index, colour in enumerate(colours, start=1):
-        labels[reading.classes.keeps[colour] > 0] = index
-    flat = warp_labels(view, labels, 0.0, region)
-    out = np.zeros(flat.shape + (3,), np.uint8)
-    for index, colour in enumerate(colours, start=1):
-        out[flat == index] = (np.array(NOMINAL_KEEP_BGR[colour]) * 0.6).astype(np.uint8)
+    region = reading.region
+    planes = keep_planes(reading.view, reading.classes, region, NOMINAL_PROFILE)
+    out = np.zeros(planes.flat.shape + (3,), np.uint8)
+    for index, colour in enumerate(planes.colours, start=1):
+        out[planes.flat == index] = (np.array(NOMINAL_KEEP_BGR[colour]) * 0.6).astype(np.uint8)
     side_px = NOMINAL_PROFILE.dimensions.keep_side * region.px_per_mm
     for keep in reading.keeps:
         centre = _px(region.to_pixels(np.array([keep.x, keep.y])))

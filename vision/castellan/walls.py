@@ -78,16 +78,20 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
-               axis: float, hidden: np.ndarray | None = None, placed: bool = True) -> list[WallReading]:
-    """Walls from each tower's sockets. `hidden` marks where keeps stand in front: a wall's body there
-    is neither seen nor missing. `placed`: tower positions come from a known pose; without one (no
-    card) they are rougher, and a neighbour is only accepted close to where the span puts it."""
+               axis: float, hidden: np.ndarray | None = None, placed: bool = True,
+               only: set[int] | None = None) -> list[WallReading]:
+    """Walls from each tower's sockets (of the towers in `only`, if given). `hidden` marks where keeps
+    stand in front: a wall's body there is neither seen nor missing. `placed`: tower positions come
+    from a known pose; without one (no card) they are rougher, and a neighbour is only accepted close
+    to where the span puts it."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
     found: dict[tuple, WallReading] = {}
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     for i, tower in enumerate(towers):
+        if only is not None and i not in only:
+            continue
         for k in range(4):
             angle = axis + k * math.pi / 2
             d = np.array([math.cos(angle), math.sin(angle)])
