@@ -32,7 +32,7 @@ from tablesight.vision.castellan.keeps import (
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers
-from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, settled_towers
+from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, merged_walls, settled_towers
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
@@ -132,7 +132,7 @@ class CastellanReader:
                 moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
                          if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
                 again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front, only=moved)
-                reading.walls = _with_new_closed_walls(reading.walls, again, reading.towers)
+                reading.walls = merged_walls(reading.walls, again, reading.towers)
         with _timed(timings, "keeps"):
             found = merge_close(find_keeps(view, planes, region, p), dims.keep_side)
             reach = dims.centre_spacing("short")
@@ -212,27 +212,6 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
             a, b = reading.towers[w.start], reading.towers[w.end]
             ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
     return float(np.median(ratios)) if len(ratios) >= 3 else None
-
-
-def _with_new_closed_walls(walls: list[WallReading], again: list[WallReading],
-                           towers: list[TowerReading]) -> list[WallReading]:
-    """The walls read first, plus the walls joining two towers found only on a second reading; an
-    open wall read first along such a wall's socket gives way to it."""
-    joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
-    added = [w for w in again if w.end is not None and frozenset((w.start, w.end)) not in joined]
-
-    def replaced(open_wall: WallReading) -> bool:
-        here = np.array(towers[open_wall.start].position)
-        heading = np.array(open_wall.open_point) - here
-        for w in added:
-            if open_wall.start in (w.start, w.end):
-                other = w.end if w.start == open_wall.start else w.start
-                towards = np.array(towers[other].position) - here
-                if heading @ towards > 0.85 * np.linalg.norm(heading) * np.linalg.norm(towards):
-                    return True
-        return False
-
-    return [w for w in walls if w.end is not None or not replaced(w)] + added
 
 
 def _drop_specks(reading: PhotoReading) -> None:

@@ -21,6 +21,7 @@ STEP_MM = 1.0
 MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
+SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
 
@@ -191,3 +192,24 @@ def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: P
         votes[wall.end].append(a + step)
     return [replace(t, x=float(np.mean([v[0] for v in vs])), y=float(np.mean([v[1] for v in vs])))
             for t, vs in zip(towers, votes, strict=True)]
+
+
+def merged_walls(first: list[WallReading], again: list[WallReading],
+                 towers: list[TowerReading]) -> list[WallReading]:
+    """The walls read first, plus the walls joining two towers found only on a second reading; an
+    open wall read first along such a wall's socket gives way to it."""
+    joined = {frozenset((w.start, w.end)) for w in first if w.end is not None}
+    added = [w for w in again if w.end is not None and frozenset((w.start, w.end)) not in joined]
+
+    def replaced(open_wall: WallReading) -> bool:
+        here = np.array(towers[open_wall.start].position)
+        heading = np.array(open_wall.open_point) - here
+        for w in added:
+            if open_wall.start in (w.start, w.end):
+                other = w.end if w.start == open_wall.start else w.start
+                towards = np.array(towers[other].position) - here
+                if heading @ towards > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(towards):
+                    return True
+        return False
+
+    return [w for w in first if w.end is not None or not replaced(w)] + added
