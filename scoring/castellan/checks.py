@@ -131,8 +131,10 @@ def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> str | None:
                 return f"has no room for a tower: tower {other} is in the way"
         elif other != wall.id:
             ends = layout.ends[other]
-            if min(distance(spot, ends[0]), distance(spot, ends[1])) < dims.contact_tolerance:
-                continue  # another wall ending at the same spot: one tower will serve both
+            # Another wall ending at the same spot (to within a measurement's slack, half a tower's
+            # radius): one tower added there will serve both.
+            if min(distance(spot, ends[0]), distance(spot, ends[1])) < dims.tower_radius / 2:
+                continue
             a, b = layout.bodies[other]
             clearance = dims.tower_radius + dims.wall_thickness / 2 - dims.contact_tolerance
             if point_segment_distance(spot, a, b) < clearance:

@@ -1,0 +1,25 @@
+"""Rule checks on small hand-made boards: the C2 open-end test."""
+
+from tablesight.scoring.castellan.board import Board, Tower, Wall
+from tablesight.scoring.castellan.checks import check_board
+from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
+
+
+def _c2(board: Board) -> list:
+    return [w for w in check_board(board, DIMS) if w.rule == "C2"]
+
+
+def test_two_open_walls_meeting_where_one_tower_would_join_them_have_room():
+    # Two short walls pointing at the same missing tower, their open ends 4 mm apart (as read from a
+    # photo, or measured by hand): one tower added there serves both.
+    towers = (Tower("t1", 0.0, 0.0), Tower("t2", 128.0, 0.0))
+    walls = (Wall("w1", "short", ("t1", None), end=(64.0, 0.0)),
+             Wall("w2", "short", ("t2", None), end=(61.0, 2.6)))
+    assert _c2(Board(towers, walls)) == []
+
+
+def test_an_open_end_with_a_wall_through_its_spot_has_no_room():
+    towers = (Tower("t1", 0.0, 0.0), Tower("t2", 64.0, -64.0), Tower("t3", 64.0, 64.0))
+    walls = (Wall("w1", "short", ("t1", None), end=(64.0, 0.0)),
+             Wall("w2", "long", ("t2", "t3")))  # runs straight through where t1's tower would stand
+    assert len(_c2(Board(towers, walls))) == 1
