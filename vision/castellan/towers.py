@@ -14,7 +14,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.table_view import Region
 
 WIDER_THAN_WALLS = 1.3  # a tower's inscribed radius over the walls' half-width
-MIN_RADIUS_SHARE = 0.6  # and at least this share of the profile's tower radius
+MIN_RADIUS_SHARE = 0.55  # and at least this share of the profile's tower radius
 MAX_RADIUS_SHARE = 0.8  # but never more than this share: a well-seen tower always clears it
 # Towers only ever join through a wall, so two towers are at least a short span apart (rules as evidence).
 MIN_SPACING_SHARE = 0.6
