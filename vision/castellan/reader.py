@@ -23,6 +23,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.keeps import (
+    KeepPlanes,
     KeepReading,
     decide_doubles,
     find_keeps,
@@ -112,41 +113,51 @@ class CastellanReader:
 
     def _read_pieces(self, view: TableView, classes: PixelClasses, region: Region, reading: PhotoReading) -> None:
         p, timings = self.profile, reading.timings_ms
-        dims = p.dimensions
         card = card_mask(region)
+        lean_removed = view.card.focal_source != "assumed"
         with _timed(timings, "towers"):
             tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
-            lean_removed = view.card.focal_source != "assumed"
-            reading.towers = find_towers(carve(view, classes.grey, tops, region) & ~card, region, dims, lean_removed)
+            solid = carve(view, classes.grey, tops, region) & ~card
+            reading.towers = find_towers(solid, region, p.dimensions, lean_removed)
         with _timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p)
         with _timed(timings, "walls"):
             solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
-            axis = castle_axis(reading.towers, dims, solid, region)
-            # A keep in front of a wall on the planes the wall is carved from (about a keep's body) hides it.
-            keeps_in_front = planes.in_front()
-            reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=keeps_in_front,
-                                       placed=lean_removed)
-            if lean_removed:  # towers put right by their walls, and the walls read again from there
-                settled = settled_towers(reading.towers, reading.walls, dims, axis)
-                moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
-                         if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
-                again = find_walls(settled, solid, region, dims, axis, hidden=keeps_in_front, only=moved)
-                reading.walls = merged_walls(reading.walls, again, reading.towers)
+            self._read_walls(solid, region, planes, reading, lean_removed)
         with _timed(timings, "keeps"):
-            found = merge_close(find_keeps(view, planes, region, p), dims.keep_side)
-            reach = dims.centre_spacing("short")
-            on_castle = keeps_on_the_castle(found, solid, region, reach)
-            if len(on_castle) < len(found):
-                reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
-                                     f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
-            keeps = decide_doubles(on_castle)
-            reading.keeps = keeps
-            for k in keeps:
-                if not k.double_certain:
-                    reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
-                                         f"straight above: single or double is uncertain; read as "
-                                         f"{'double' if k.double else 'single'} — check it")
+            self._read_keeps(view, planes, solid, region, reading)
+
+    def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
+                    placed: bool) -> None:
+        """Walls from the towers' sockets; then the towers settled by those walls and their sockets read
+        again. A keep in front of a wall on the planes it is carved from (about a keep's body) hides it."""
+        dims = self.profile.dimensions
+        axis = castle_axis(reading.towers, dims, solid, region)
+        hidden = planes.in_front()
+        reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=hidden, placed=placed)
+        if not placed:  # without the card's pose, tower positions are too rough to settle
+            return
+        settled = settled_towers(reading.towers, reading.walls, dims, axis)
+        moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
+                 if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
+        again = find_walls(settled, solid, region, dims, axis, hidden=hidden, only=moved)
+        reading.walls = merged_walls(reading.walls, again, reading.towers)
+
+    def _read_keeps(self, view: TableView, planes: KeepPlanes, solid: np.ndarray, region: Region,
+                    reading: PhotoReading) -> None:
+        dims = self.profile.dimensions
+        found = merge_close(find_keeps(view, planes, region, self.profile), dims.keep_side)
+        reach = dims.centre_spacing("short")
+        on_castle = keeps_on_the_castle(found, solid, region, reach)
+        if len(on_castle) < len(found):
+            reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
+                                 f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
+        reading.keeps = decide_doubles(on_castle)
+        for k in reading.keeps:
+            if not k.double_certain:
+                reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
+                                     f"straight above: single or double is uncertain; read as "
+                                     f"{'double' if k.double else 'single'} — check it")
 
     def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
                            timings: dict[str, float]) -> PhotoReading:
