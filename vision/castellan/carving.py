@@ -71,11 +71,10 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
     on the table: far from the card in a tilted photo a courtyard looks no bigger than a tower top
     near it."""
     # First join the merlons of crenellated tops (gaps of about 4 mm), then drop specks (table
-    # texture, noise: under twice the gap squared, less than a tower's rim) so that closing the wider
-    # gap does not bridge them into a fake solid.
+    # texture, noise) so that closing the wider gap does not bridge them into a fake solid.
     grey = _closed(grey, MERLON_GAP_MM / mm_per_pixel)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(grey, connectivity=8)
-    small = stats[:, cv2.CC_STAT_AREA] < 2 * (gap_mm / mm_per_pixel) ** 2
+    small = stats[:, cv2.CC_STAT_AREA] < (gap_mm / mm_per_pixel) ** 2
     small[0] = False
     grey[small[labels]] = 0
     closed = _closed(grey, gap_mm / mm_per_pixel)
