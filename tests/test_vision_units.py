@@ -142,3 +142,14 @@ def test_keep_coloured_pieces_off_the_castle_are_not_keeps():
     beside = KeepReading("blue", 132.0, 200.0, False, True, None)  # just outside a wall: still counted
     far = KeepReading("green", 330.0, 250.0, False, True, None)  # a die or a reserve keep on the table
     assert keeps_on_the_castle([in_yard, beside, far], solid, REGION, 64.0) == [in_yard, beside]
+
+
+def test_a_keep_carves_square_and_a_shadow_sliver_does_not():
+    from tablesight.vision.castellan.keeps import _square_enough
+
+    blob = np.zeros((100, 100), bool)
+    blob[40:62, 40:62] = True  # a keep's carved footprint, turned any way
+    assert _square_enough(blob)
+    sliver = np.zeros((100, 100), bool)
+    sliver[45:52, 10:70] = True  # a shadow strip along a wall on a table of a keep's colour
+    assert not _square_enough(sliver)

@@ -24,6 +24,7 @@ MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at
 LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
 NO_DOUBLE_PRIOR = 0.3  # a player stacks a double keep at most once a game (C8), and mostly does
 MAX_KEEP_AREA_SIDES = 5.0
+MAX_KEEP_ASPECT = 2.5
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
 
@@ -75,15 +76,23 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
     for index, colour in enumerate(planes.colours, start=1):
         solid = np.logical_and.reduce([plane == index for plane in planes.body]).astype(np.uint8)
         solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        count, _, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
         _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
         for i in range(1, count):
-            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area:
+            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area or not _square_enough(labels == i):
                 continue
             centre = region.to_mm(centroids[i] + 0.5)
             found.append(_with_height(colour, centre, blobs, region, view, profile))
     return found
+
+
+def _square_enough(blob: np.ndarray) -> bool:
+    """A keep carves as a square (its lean removed); a sliver along a wall (a shadow on a table of a
+    keep's colour) does not: at most MAX_KEEP_ASPECT long for its width."""
+    points = cv2.findNonZero(blob.astype(np.uint8))
+    (_, _), (w, h), _ = cv2.minAreaRect(points)
+    return max(w, h) <= MAX_KEEP_ASPECT * max(min(w, h), 1.0)
 
 
 def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
