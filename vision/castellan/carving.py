@@ -67,9 +67,9 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
     """Fill pieces seen only by their outlines. A wall whose top is the table's own brightness shows
     as its two shaded edges, a tower as a ring: the gap between edges (under `gap_mm`, about a wall's
     thickness) is closed and small enclosed holes (a tower's top) are filled. Solid pieces are left as
-    they are; courtyards are far wider than the gap. `to_table` (pixels → table mm) measures each hole
-    on the table: far from the card in a tilted photo a courtyard looks no bigger than a tower top
-    near it."""
+    they are; courtyards are far wider than the gap. `to_table` (pixels → table mm; the card's scale
+    if not given) measures each hole on the table: far from the card in a tilted photo a courtyard
+    looks no bigger than a tower top near it."""
     # First join the merlons of crenellated tops (gaps of about 4 mm), then drop specks (table
     # texture, noise) so that closing the wider gap does not bridge them into a fake solid.
     grey = _closed(grey, MERLON_GAP_MM / mm_per_pixel)
@@ -81,17 +81,15 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return closed
-    if to_table is None:
-        max_hole = 2.0 * (gap_mm / mm_per_pixel) ** 2 * 4
+    if to_table is None:  # the photo at the card's scale everywhere
 
-        def hole_area(contour: np.ndarray) -> float:
-            return cv2.contourArea(contour)
-    else:
-        max_hole = MAX_FILLED_HOLE_MM2
+        def to_table(pixels: np.ndarray) -> np.ndarray:
+            return pixels * mm_per_pixel
 
-        def hole_area(contour: np.ndarray) -> float:
-            return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
-    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and hole_area(c) < max_hole]
+    def hole_area(contour: np.ndarray) -> float:
+        return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
+
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and hole_area(c) < MAX_FILLED_HOLE_MM2]
     cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
     return closed
 
@@ -109,14 +107,21 @@ def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
 
 
+def keep_label_image(classes: PixelClasses, colours: list[str]) -> np.ndarray:
+    """The keep masks of `colours` as one label image (0 none, i the i-th colour): keep colours never
+    overlap, so one warp or remap of it serves them all."""
+    labels = np.zeros(classes.grey.shape, np.uint8)
+    for index, colour in enumerate(colours, start=1):
+        labels[classes.keeps[colour] > 0] = index
+    return labels
+
+
 def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
     """Classes found on the photo as taken, brought into the view's undistorted image: the colour work is
     done once per photo even when the lens is refined and the photo read again."""
-    labels = np.zeros(raw.grey.shape, np.uint8)
-    for index, mask in enumerate(raw.keeps.values(), start=1):
-        labels[mask > 0] = index  # keep colours never overlap: one remap serves them all
-    labels = view.undistort(labels, nearest=True)
-    keeps = {c: (labels == index).astype(np.uint8) * 255 for index, c in enumerate(raw.keeps, start=1)}
+    colours = list(raw.keeps)
+    labels = view.undistort(keep_label_image(raw, colours), nearest=True)  # one remap serves every colour
+    keeps = {c: (labels == index).astype(np.uint8) * 255 for index, c in enumerate(colours, start=1)}
     return PixelClasses(view.undistort(raw.grey, nearest=True), keeps)
 
 

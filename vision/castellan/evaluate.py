@@ -117,8 +117,17 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     return result
 
 
-def _ratio(tp: int, other: int) -> str:
-    return f"{tp / max(tp + other, 1):.3f}"
+def _ratio(tp: int, other: int) -> float:
+    """Precision (other: false positives) or recall (other: misses)."""
+    return tp / max(tp + other, 1)
+
+
+def _summed(per_photo: list[dict[str, Counter]]) -> dict[str, Counter]:
+    total = {k: Counter() for k in KINDS}
+    for counts in per_photo:
+        for k in KINDS:
+            total[k].update(counts[k])
+    return total
 
 
 def _bucket(scene: dict) -> dict[str, str]:
@@ -128,22 +137,14 @@ def _bucket(scene: dict) -> dict[str, str]:
 
 
 def print_tables(results: list[PhotoScore]) -> None:
-    total = {k: Counter() for k in KINDS}
-    for r in results:
-        for k in KINDS:
-            total[k].update(r.counts[k])
+    total = _summed([r.counts for r in results])
     print(f"{'piece':<8} {'precision':>9} {'recall':>7} {'tp':>6} {'fp':>5} {'fn':>5}")
-    for k in KINDS:
-        c = total[k]
-        p = c["tp"] / max(c["tp"] + c["fp"], 1)
-        rc = c["tp"] / max(c["tp"] + c["fn"], 1)
-        print(f"{k:<8} {p:>9.3f} {rc:>7.3f} {c['tp']:>6} {c['fp']:>5} {c['fn']:>5}")
-    aligned_total = {k: Counter() for k in KINDS}
-    for r in results:
-        for k in KINDS:
-            aligned_total[k].update(r.aligned_counts[k])
+    for k, c in total.items():
+        print(f"{k:<8} {_ratio(c['tp'], c['fp']):>9.3f} {_ratio(c['tp'], c['fn']):>7.3f} "
+              f"{c['tp']:>6} {c['fp']:>5} {c['fn']:>5}")
+    aligned_total = _summed([r.aligned_counts for r in results])
     print("with each castle aligned as a whole onto the truth (the card's pose error taken out):")
-    print("  " + ", ".join(f"{k} P {_ratio(c['tp'], c['fp'])} / R {_ratio(c['tp'], c['fn'])}"
+    print("  " + ", ".join(f"{k} P {_ratio(c['tp'], c['fp']):.3f} / R {_ratio(c['tp'], c['fn']):.3f}"
                            for k, c in aligned_total.items()))
     colour_right = sum(r.keep_colour_right for r in results)
     colour_total = sum(r.keep_colour_total for r in results)

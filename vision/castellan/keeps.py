@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.castellan.carving import PixelClasses, warp_labels
+from tablesight.vision.castellan.carving import PixelClasses, keep_label_image, warp_labels
 from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
@@ -60,9 +60,7 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
     side = profile.dimensions.keep_side
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
-    labels = np.zeros(classes.grey.shape, np.uint8)
-    for index, colour in enumerate(colours, start=1):
-        labels[classes.keeps[colour] > 0] = index
+    labels = keep_label_image(classes, colours)
     flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, 0.3 * body, 0.6 * body, 0.9 * body))
     return KeepPlanes(colours, flat, planes)
 
@@ -80,7 +78,9 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
         _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
         for i in range(1, count):
-            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area or not _square_enough(labels == i):
+            x, y, w, h = stats[i, :4]
+            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area or not _square_enough(
+                    labels[y:y + h, x:x + w] == i):
                 continue
             centre = region.to_mm(centroids[i] + 0.5)
             found.append(_with_height(colour, centre, blobs, region, view, profile))
@@ -217,7 +217,8 @@ def keeps_on_the_castle(keeps: list[KeepReading], solid: np.ndarray, region: Reg
         if not (0 <= x < w and 0 <= y < h):
             kept.append(k)
             continue
-        ys, xs = np.nonzero(solid[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1])
-        if len(xs) and np.hypot(xs + max(0, x - r) - x, ys + max(0, y - r) - y).min() <= r:
+        x0, y0 = max(0, x - r), max(0, y - r)
+        ys, xs = np.nonzero(solid[y0:y + r + 1, x0:x + r + 1])
+        if len(xs) and np.hypot(xs + x0 - x, ys + y0 - y).min() <= r:
             kept.append(k)
     return kept

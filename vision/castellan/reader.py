@@ -62,13 +62,6 @@ class PhotoReading:
     classes: PixelClasses | None = None
 
 
-@dataclass(frozen=True)
-class _FirstLook:
-    """What a read through a refined lens reuses from the first: the photo's pixel classes (as taken)."""
-
-    classes: PixelClasses
-
-
 class CastellanReader:
     def __init__(self, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None) -> None:
         self.profile = profile
@@ -76,20 +69,20 @@ class CastellanReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 2,
-             _first: _FirstLook | None = None) -> PhotoReading:
+             _classes: PixelClasses | None = None) -> PhotoReading:
+        """`_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
-        if _first is None:
+        if _classes is None:
             image, card = _working_resolution(image, card)
         with _timed(timings, "segment"):
             view = TableView(image, card)
-            if _first is None:
-                table = TableModel.learn(view)
-                _first = _FirstLook(classify_pixels(view, table, photo=image))
-            classes = undistorted_classes(view, _first.classes)
+            if _classes is None:
+                _classes = classify_pixels(view, TableModel.learn(view), photo=image)
+            classes = undistorted_classes(view, _classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes)
@@ -102,7 +95,8 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1, _first=_first)
+                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1,
+                                  _classes=_classes)
                 for stage, ms in timings.items():
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
