@@ -7,6 +7,7 @@ reader settles on after refining it from the castle's own wall spans, which is w
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -70,15 +71,20 @@ def _refined_by_castle(photo, detection):
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(argv if argv is not None else sys.argv[1:])
-    known_lens = "--known-lens" in args  # as with `score --camera`: the lens is calibrated
-    castle_lens = "--castle-lens" in args
-    args = [a for a in args if a not in ("--known-lens", "--castle-lens")]
-    folder = Path(args[0] if args else "samples/castellan/photos")
-    photos = sorted(folder.glob("*.jpg"))
+    parser = argparse.ArgumentParser(prog="python -m tablesight.calibration.evaluate_card",
+                                     description="Card finding on photos with truth, photo by photo.")
+    parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"),
+                        help="photos with their .truth.json files")
+    parser.add_argument("--known-lens", action="store_true", help="the camera's true lens, as `score --camera` gives")
+    parser.add_argument("--castle-lens", action="store_true",
+                        help="the lens the photo reader refines from the castle (what scoring uses)")
+    args = parser.parse_args(argv)
+    photos = sorted(args.folder.glob("*.jpg"))
+    if not photos:
+        parser.error(f"no .jpg photos in {args.folder}")
     results = []
     for i, path in enumerate(photos):
-        results.append(evaluate_photo(path, known_lens, castle_lens))
+        results.append(evaluate_photo(path, args.known_lens, args.castle_lens))
         print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{'photo':<16} {'found':>5} {'corners':>7} {'reproj px':>9} {'tower med mm':>12} "

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, NOMINAL_PROFILE, PieceProfile
+from tablesight.errors import NothingRecognised, TablesightError
 from tablesight.inputs import read_photo
 from tablesight.vision.castellan.carving import carve
 from tablesight.vision.castellan.keeps import keep_planes
@@ -104,12 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("photo", type=Path)
     parser.add_argument("--out", type=Path, default=Path("stages"), help="folder for the pictures (default stages/)")
     args = parser.parse_args(argv)
-    photo = read_photo(args.photo)
+    try:
+        photo = read_photo(args.photo)
+    except TablesightError as exc:  # missing, unreadable or truncated: one sentence, as `score` says it
+        print(f"stage_views: {exc}", file=sys.stderr)
+        return exc.exit_code
     reading = CastellanReader().read(photo.image, photo.focal_35mm)
     pictures = stage_pictures(reading)
     if not pictures:
         print(f"{args.photo}: {reading.notes[0] if reading.notes else 'nothing read'}", file=sys.stderr)
-        return 4
+        return NothingRecognised.exit_code
     args.out.mkdir(parents=True, exist_ok=True)
     for name, picture in pictures.items():
         path = args.out / f"{args.photo.stem}-{name}.png"
