@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -19,7 +18,7 @@ import numpy as np
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
-from tablesight.vision.castellan.evaluate import KINDS, compare
+from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
 
@@ -48,22 +47,17 @@ def main(argv: list[str]) -> int:
     reader = CastellanReader()
     print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
     for name, vary in VARIATIONS.items():
-        totals = {k: Counter() for k in KINDS}
+        per_photo = []
         exact = 0
         for path in photos:
             truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
             photo = read_photo(path)
             reading = reader.read(vary(photo.image), photo.focal_35mm)
             placed = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
-            counts, _, _ = compare(board_from_dict(truth_doc["board"]), placed)
-            for k in KINDS:
-                totals[k].update(counts[k])
+            per_photo.append(compare(board_from_dict(truth_doc["board"]), placed)[0])
             got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
             exact += got == truth_doc["report"]["scores"]
-        cells = []
-        for k in KINDS:
-            c = totals[k]
-            cells.append(f"{c['tp'] / max(c['tp'] + c['fp'], 1):.2f}/{c['tp'] / max(c['tp'] + c['fn'], 1):.2f}")
+        cells = [f"{ratio(c['tp'], c['fp']):.2f}/{ratio(c['tp'], c['fn']):.2f}" for c in summed(per_photo).values()]
         print(f"{name:<11} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
     return 0
 

@@ -117,12 +117,13 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     return result
 
 
-def _ratio(tp: int, other: int) -> float:
+def ratio(tp: int, other: int) -> float:
     """Precision (other: false positives) or recall (other: misses)."""
     return tp / max(tp + other, 1)
 
 
-def _summed(per_photo: list[dict[str, Counter]]) -> dict[str, Counter]:
+def summed(per_photo: list[dict[str, Counter]]) -> dict[str, Counter]:
+    """Per piece type, the tp/fp/fn counts of many photos added up."""
     total = {k: Counter() for k in KINDS}
     for counts in per_photo:
         for k in KINDS:
@@ -137,14 +138,14 @@ def _bucket(scene: dict) -> dict[str, str]:
 
 
 def print_tables(results: list[PhotoScore]) -> None:
-    total = _summed([r.counts for r in results])
+    total = summed([r.counts for r in results])
     print(f"{'piece':<8} {'precision':>9} {'recall':>7} {'tp':>6} {'fp':>5} {'fn':>5}")
     for k, c in total.items():
-        print(f"{k:<8} {_ratio(c['tp'], c['fp']):>9.3f} {_ratio(c['tp'], c['fn']):>7.3f} "
+        print(f"{k:<8} {ratio(c['tp'], c['fp']):>9.3f} {ratio(c['tp'], c['fn']):>7.3f} "
               f"{c['tp']:>6} {c['fp']:>5} {c['fn']:>5}")
-    aligned_total = _summed([r.aligned_counts for r in results])
+    aligned_total = summed([r.aligned_counts for r in results])
     print("with each castle aligned as a whole onto the truth (the card's pose error taken out):")
-    print("  " + ", ".join(f"{k} P {_ratio(c['tp'], c['fp']):.3f} / R {_ratio(c['tp'], c['fn']):.3f}"
+    print("  " + ", ".join(f"{k} P {ratio(c['tp'], c['fp']):.3f} / R {ratio(c['tp'], c['fn']):.3f}"
                            for k, c in aligned_total.items()))
     colour_right = sum(r.keep_colour_right for r in results)
     colour_total = sum(r.keep_colour_total for r in results)
