@@ -153,3 +153,24 @@ def test_a_keep_carves_square_and_a_shadow_sliver_does_not():
     sliver = np.zeros((100, 100), bool)
     sliver[45:52, 10:70] = True  # a shadow strip along a wall on a table of a keep's colour
     assert not _square_enough(sliver)
+
+
+def test_a_keeps_shaded_sides_count_only_joined_to_its_lit_top():
+    from tablesight.vision.segmentation import colour_features, keep_masks
+
+    image = np.full((60, 120, 3), 0.6, np.float32)  # a grey table, card-normalised
+    image[10:30, 10:30] = (0.1, 0.1, 0.8)  # a red keep's lit top (BGR)
+    image[30:45, 10:30] = (0.008, 0.008, 0.08)  # its side in its own shade: red, but very dark
+    image[10:30, 70:90] = (0.008, 0.008, 0.08)  # as dark and red, alone: noise in a shadow, not a keep
+    image[40:42, 70:72] = (0.1, 0.1, 0.8)  # a red speck of clutter ...
+    image[42:55, 70:90] = (0.008, 0.008, 0.08)  # ... touching a dark patch: the speck does not grow
+    feats = colour_features(image)
+    nothing_like_table = np.zeros(image.shape[:2], np.float32)
+    red = keep_masks(feats, nothing_like_table, nothing_like_table, min_lit_pixels=100)["red"]
+    assert red[10:45, 10:30].all()
+    assert not red[10:30, 70:90].any()
+    assert red[40:42, 70:72].all() and not red[42:55, 70:90].any()
+    # Where the table's own colours, seen in shade, are this dark red, the shade is table.
+    shaded_table = np.where(feats.value < 0.1, 10.0, 0.0).astype(np.float32)
+    red = keep_masks(feats, nothing_like_table, shaded_table, min_lit_pixels=100)["red"]
+    assert red[10:30, 10:30].all() and not red[30:45, 10:30].any()

@@ -18,6 +18,9 @@ from tablesight.vision.table_view import Region, TableView
 
 KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}  # OpenCV hue
 MIN_KEEP_SATURATION = 0.35
+MIN_LIT_KEEP_VALUE = 0.1  # card-normalised brightness of a keep's lit sides
+MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to a lit side
+SHADE_DRIFT_BINS = 2  # chromaticity bins a table colour may drift in deep shade
 MAX_GREY_SATURATION = 0.2
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 BINS = (40, 40, 10)
@@ -63,6 +66,10 @@ class TableModel:
         for axis in (0, 1):
             hues = _blur_axis(hues, axis=axis, sigma=HUE_SMOOTH)
         self.hue_histogram = hues
+        # In the castle's shade a table colour is lit by other light (the sky, the bounce off the table)
+        # and its chromaticity drifts: any chromaticity a few bins from a table hue may be table there.
+        drift = np.ones((2 * SHADE_DRIFT_BINS + 1,) * 2, np.uint8)
+        self.shaded_hue_histogram = cv2.dilate(hues.astype(np.float32), drift)
 
     @classmethod
     def learn(cls, view: TableView) -> TableModel:
@@ -121,9 +128,11 @@ class TableModel:
     def likelihood(self, feats: ColourFeatures) -> np.ndarray:
         return self.histogram.ravel()[feats.chroma_key]
 
-    def hue_likelihood(self, feats: ColourFeatures) -> np.ndarray:
-        """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table."""
-        return self.hue_histogram.ravel()[feats.chroma_key // BINS[2]]
+    def hue_likelihood(self, feats: ColourFeatures, shaded: bool = False) -> np.ndarray:
+        """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table.
+        `shaded`: also the chromaticities a table colour drifts to in deep shade."""
+        hues = self.shaded_hue_histogram if shaded else self.hue_histogram
+        return hues.ravel()[feats.chroma_key // BINS[2]]
 
 
 def _smooth(hist: np.ndarray) -> np.ndarray:
@@ -139,10 +148,11 @@ def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
     return gaussian_filter1d(volume, sigma, axis=axis, mode="constant", truncate=3.0)
 
 
-def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2) -> np.ndarray:
+def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2, shaded: bool = False) -> np.ndarray:
     """Table likelihood of the hue at any brightness, taking the most table-like value nearby: the
-    blended pixels on the border between two table colours (a tablecloth's pattern) count as table."""
-    likelihood = table.hue_likelihood(feats).astype(np.float32)
+    blended pixels on the border between two table colours (a tablecloth's pattern) count as table.
+    `shaded`: as a table colour may look in deep shade (see `TableModel.hue_likelihood`)."""
+    likelihood = table.hue_likelihood(feats, shaded).astype(np.float32)
     size = 2 * reach_px + 1
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
@@ -194,11 +204,29 @@ def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: fl
     return (feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07) & (table_like < table_threshold)
 
 
-def keep_masks(feats: ColourFeatures, table_like: np.ndarray) -> dict[str, np.ndarray]:
-    strong = (feats.saturation > MIN_KEEP_SATURATION) & (feats.value > 0.1) & (table_like < 0.5)
+def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like: np.ndarray,
+               min_lit_pixels: int = 1) -> dict[str, np.ndarray]:
+    """Each keep colour: saturated, of the colour's hue, unlike the table. A keep's sides in its own
+    shade are as saturated as its lit sides but far darker (a few % of the card's white): dark pixels
+    count where they join a lit part of the same colour, never on their own (dark noise has any hue),
+    and only if unlike the table as it looks in shade (`shaded_table_like`: the walls' shadows), to a
+    lit part of at least `min_lit_pixels` (a keep's top faces the light; specks of a table pattern
+    do not make a keep out of the shadows they touch)."""
+    saturated = feats.saturation > MIN_KEEP_SATURATION
+    lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE) & (table_like < 0.5)
+    shaded = lit | (saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5))
     masks = {}
     for colour, (lo, hi) in KEEP_HUES.items():
         hue = feats.hue
         in_range = ((hue >= lo) & (hue <= hi)) if lo >= 0 else ((hue >= 180 + lo) | (hue <= hi))
-        masks[colour] = strong & in_range
+        masks[colour] = _joined(shaded & in_range, lit & in_range, min_lit_pixels)
     return masks
+
+
+def _joined(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:
+    """The parts of `weak` (a superset of `strong`) holding at least `min_strong` pixels of `strong`;
+    smaller strong parts are kept as they are."""
+    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+    anchored = np.bincount(labels[strong], minlength=count) >= min_strong
+    anchored[0] = False
+    return anchored[labels] | strong

@@ -33,6 +33,7 @@ NEAR_CASTLE_MM = 60.0
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
 # Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
 MAX_FILLED_HOLE_MM2 = 1000.0
+MIN_LIT_KEEP_MM2 = 100.0  # a keep's lit top is about 480 mm²: less is a speck, not a keep with shaded sides
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,9 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     to_table = _pixel_to_table(view, distorted=photo is not None)
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
-    keeps = keep_masks(feats, table_likeness(feats, table, max(1, int(round(1.5 / mm_per_pixel)))))
+    reach = max(1, int(round(1.5 / mm_per_pixel)))
+    keeps = keep_masks(feats, table_likeness(feats, table, reach), table_likeness(feats, table, reach, shaded=True),
+                       int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2))
     return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
 
 

@@ -98,8 +98,12 @@ def aligned(truth: Board, read: Board) -> Board:
     return read
 
 
+def _truth_path(photo: Path) -> Path:
+    return photo.with_suffix("").with_suffix(".truth.json")
+
+
 def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False) -> PhotoScore:
-    truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+    truth_doc = json.loads(_truth_path(path).read_text())
     truth = board_from_dict(truth_doc["board"])
     photo = read_photo(path)
     if known_lens:  # as with `--camera`: the lens is calibrated, the pose still comes from the card
@@ -176,9 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="read each photo with its camera's true lens, as `score --camera` does")
     args = parser.parse_args(argv)
     known_lens, folder = args.known_lens, args.folder
-    photos = sorted(folder.glob("*.jpg"))
+    photos = sorted(p for p in folder.glob("*.jpg") if _truth_path(p).exists())
     if not photos:
-        parser.error(f"no .jpg photos in {folder}")
+        parser.error(f"no .jpg photos with a .truth.json beside them in {folder}")
     reader = CastellanReader()
     results = []
     for i, path in enumerate(photos):
