@@ -174,3 +174,16 @@ def test_a_keeps_shaded_sides_count_only_joined_to_its_lit_top():
     shaded_table = np.where(feats.value < 0.1, 10.0, 0.0).astype(np.float32)
     red = keep_masks(feats, nothing_like_table, shaded_table, min_lit_pixels=100)["red"]
     assert red[10:30, 10:30].all() and not red[30:45, 10:30].any()
+
+
+def test_the_castle_is_the_thin_grey_not_a_bigger_broad_patch():
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import _castle_box
+
+    coarse = Region(0.0, 0.0, 1600.0, 800.0, 0.5)  # 800 × 400 pixels
+    pieces = np.zeros((400, 800), np.uint8)
+    for x in range(100, 261, 32):  # a small castle: walls 5 px (10 mm) wide, one span (64 mm) apart
+        pieces[100:260, x:x + 5] = 1
+        pieces[x:x + 5, 100:260] = 1
+    cv2.circle(pieces, (600, 200), 80, 1, -1)  # a grey-ish table's darker corner, far bigger
+    assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 265, 265)

@@ -30,6 +30,7 @@ from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
 NEAR_CASTLE_MM = 60.0
+BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
 # Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
 MAX_FILLED_HOLE_MM2 = 1000.0
@@ -185,12 +186,17 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     Pieces laid out apart for `calibrate pieces` (`all_parts`) are all taken."""
     min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
     if all_parts:
-        joined = pieces
+        joined = counted = pieces
     else:
         size = int(NEAR_CASTLE_MM * coarse.px_per_mm) | 1
         joined = cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        # A castle is thin: walls and towers, none wider than a tower. Broad grey (a grey-ish table
+        # darker in a corner, a cup, a box) is not counted towards a group's size.
+        broad = int(BROAD_SHARE * profile.dimensions.tower_diameter * coarse.px_per_mm) | 1
+        counted = pieces & ~cv2.morphologyEx(pieces, cv2.MORPH_OPEN,
+                                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (broad, broad)))
     count, labels = cv2.connectedComponents(joined, connectivity=8)
-    area = np.bincount(labels[pieces > 0], minlength=count)
+    area = np.bincount(labels[counted > 0], minlength=count)
     area[0] = 0
     chosen = np.flatnonzero(area >= min_area) if all_parts else [int(np.argmax(area))]
     if not len(chosen) or area[chosen].max() < min_area:
