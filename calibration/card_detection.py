@@ -16,7 +16,7 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
 
-MIN_CORNERS = 6
+MIN_CORNERS = 4  # with their markers' corners, enough for a card mostly out of the frame
 CLIPPED = 248.0
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
 DETECTION_MAX_SIDE = 1600

@@ -74,6 +74,20 @@ def test_small_partly_hidden_and_colour_cast_cards_are_found(views):
     assert found is not None and found.corner_count >= 10
 
 
+def test_a_card_mostly_out_of_view_still_places_the_table(views):
+    image, truth = views[3]
+    corners = truth.project(board_object_points()[:, :2])
+    # Hide all but the card's last row of corners and the markers beside it (the photo's edge).
+    ys = np.sort(corners[:, 1])
+    cut = int(ys[-len(ys) // 4] - 0.3 * (ys[-1] - ys[0]) / 4)
+    edge = image.copy()
+    edge[:cut] = 110
+    found = find_card(edge, lens=LENS)
+    assert found is not None and found.corner_count < 8
+    seen = corners[:, 1] > cut + 5
+    assert np.abs(found.table_to_image(board_object_points()[:, :2][seen]) - corners[seen]).max() < 2.0
+
+
 def test_no_card_is_reported_as_none():
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8)
