@@ -187,3 +187,20 @@ def test_the_castle_is_the_thin_grey_not_a_bigger_broad_patch():
         pieces[x:x + 5, 100:260] = 1
     cv2.circle(pieces, (600, 200), 80, 1, -1)  # a grey-ish table's darker corner, far bigger
     assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 265, 265)
+
+
+def test_a_bright_keep_on_a_dark_table_is_not_table_but_the_tables_shadow_is():
+    from tablesight.vision.segmentation import TableModel, colour_features
+
+    rng = np.random.default_rng(5)
+    # A near-black, slightly red-brown table: its grain and noise give its dark pixels the chromaticity
+    # of a red keep too.
+    brown = np.array([0.02, 0.02, 0.05], np.float32)
+    table = np.clip(brown + rng.normal(0, 0.02, (200, 200, 3)), 0.001, 1).astype(np.float32)
+    feats = colour_features(table)
+    sector = (np.arange(table.shape[0] * table.shape[1]) % 8)
+    model = TableModel._voted(feats.chroma_key.ravel(), sector)
+    probe = np.array([[[0.1, 0.1, 0.8], brown * 0.5, brown]], np.float32)  # a red keep, the table in shadow, the table
+    like = model.hue_likelihood(colour_features(probe))[0]
+    assert like[0] < 0.5  # a lit red keep is brighter than that table ever is
+    assert like[1] > 0.5 and like[2] > 0.5

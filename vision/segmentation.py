@@ -20,6 +20,7 @@ KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0)
 MIN_KEEP_SATURATION = 0.35
 MIN_LIT_KEEP_VALUE = 0.1  # card-normalised brightness of a keep's lit sides
 MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to a lit side
+BRIGHTER_SLACK_BINS = 1  # the table a bin darker than a pixel (0.65 stop: light fall-off) still counts
 SHADE_DRIFT_BINS = 2  # chromaticity bins a table colour may drift in deep shade
 MAX_GREY_SATURATION = 0.2
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
@@ -61,15 +62,19 @@ class TableModel:
 
     def __init__(self, histogram: np.ndarray) -> None:
         self.histogram = histogram
-        # Any brightness of the table's hues, a little more tolerant of chromaticity (see `hue_likelihood`).
-        hues = histogram.sum(axis=2)
+        # The table's hues at a brightness or brighter (a shadow is darker than the table, never brighter),
+        # a little more tolerant of chromaticity (see `hue_likelihood`).
+        brighter = np.flip(np.cumsum(np.flip(histogram, axis=2), axis=2), axis=2)
+        slack = BRIGHTER_SLACK_BINS
+        hues = np.concatenate([brighter[..., :1]] * slack + [brighter[..., :-slack]], axis=2)
         for axis in (0, 1):
             hues = _blur_axis(hues, axis=axis, sigma=HUE_SMOOTH)
-        self.hue_histogram = hues
+        self.hue_histogram = hues.astype(np.float32)
         # In the castle's shade a table colour is lit by other light (the sky, the bounce off the table)
         # and its chromaticity drifts: any chromaticity a few bins from a table hue may be table there.
         drift = np.ones((2 * SHADE_DRIFT_BINS + 1,) * 2, np.uint8)
-        self.shaded_hue_histogram = cv2.dilate(hues.astype(np.float32), drift)
+        self.shaded_hue_histogram = np.stack([cv2.dilate(np.ascontiguousarray(self.hue_histogram[..., v]), drift)
+                                              for v in range(BINS[2])], axis=2)
 
     @classmethod
     def learn(cls, view: TableView) -> TableModel:
@@ -129,10 +134,12 @@ class TableModel:
         return self.histogram.ravel()[feats.chroma_key]
 
     def hue_likelihood(self, feats: ColourFeatures, shaded: bool = False) -> np.ndarray:
-        """Like `likelihood`, at any brightness: a table colour in the castle's shadow is still table.
+        """Like `likelihood`, at the pixel's brightness or brighter: a table colour in the castle's
+        shadow is still table, but a colour far brighter than the table ever is (a red keep on a
+        black table whose dark grain has every chromaticity) is not.
         `shaded`: also the chromaticities a table colour drifts to in deep shade."""
         hues = self.shaded_hue_histogram if shaded else self.hue_histogram
-        return hues.ravel()[feats.chroma_key // BINS[2]]
+        return hues.ravel()[feats.chroma_key]
 
 
 def _smooth(hist: np.ndarray) -> np.ndarray:
