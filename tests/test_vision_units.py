@@ -204,3 +204,17 @@ def test_a_bright_keep_on_a_dark_table_is_not_table_but_the_tables_shadow_is():
     like = model.hue_likelihood(colour_features(probe))[0]
     assert like[0] < 0.5  # a lit red keep is brighter than that table ever is
     assert like[1] > 0.5 and like[2] > 0.5
+
+
+def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
+    import math
+
+    corners = [(100, 100), (164, 100), (164, 164), (100, 164)]
+    turn = math.radians(5)  # laid by hand: 5° off the castle's axis, with no tower at its end to hold it
+    end = (164 + 116 * math.cos(turn), 100 + 116 * math.sin(turn))
+    walls = [(corners[i], corners[(i + 1) % 4]) for i in range(4)] + [((164, 100), end)]
+    solid = footprint(corners, walls)
+    read = find_walls(find_towers(solid, REGION, DIMS), solid, REGION, DIMS, axis=0.0)
+    opened = [w for w in read if w.end is None]
+    assert len(opened) == 1 and opened[0].kind == "long"
+    assert math.dist(opened[0].open_point, (164 + 128 * math.cos(turn), 100 + 128 * math.sin(turn))) < 4

@@ -22,6 +22,7 @@ MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
+OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
 
@@ -153,15 +154,33 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         if kind == "short":
             return None  # a tower one short span away but no wall to it: nothing can pass it
     # No tower at either span: an open wall, as long as the solid run from the socket.
-    ray = _profile(solid, region, origin, d, r + 2, long_ - r + 8)
-    gaps = np.flatnonzero(~ray)
-    run = (gaps[0] if len(gaps) else len(ray)) * STEP_MM
+    run, d = _open_run(solid, region, origin, d, r + 2, long_ - r + 8)
     if run < 0.75 * dims.short_wall_length:
         return None
     kind = "short" if run < (dims.short_wall_length + dims.long_wall_length) / 2 else "long"
     end = origin + d * dims.centre_spacing(kind)
     length = dims.short_wall_length if kind == "short" else dims.long_wall_length
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
+
+
+def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: float,
+              stop: float) -> tuple[float, np.ndarray]:
+    """The solid run (mm) from a socket and its direction. A wall with no tower at its end may leave
+    its socket a few degrees off the castle's axis (as a tower may stand off it); a long one then
+    drifts off a ray along the axis before its end, so directions within ANGLE_TOLERANCE are tried
+    too, once the socket is seen to hold something at all."""
+    best_run, best_d = 0.0, d
+    for turn in (0.0, *np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9)):
+        c, s = math.cos(turn), math.sin(turn)
+        ray_d = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
+        ray = _profile(solid, region, origin, ray_d, start, stop)
+        gaps = np.flatnonzero(~ray)
+        run = (gaps[0] if len(gaps) else len(ray)) * STEP_MM
+        if run > best_run:
+            best_run, best_d = run, ray_d
+        if turn == 0.0 and run < OPEN_WALL_SEEN_MM:
+            break  # nothing leaves this socket
+    return best_run, best_d
 
 
 def _gap_in_middle(profile: np.ndarray) -> float:
