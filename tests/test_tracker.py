@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.tracker import LiveTracker, has_hands
 
 VIDEO = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "video.mp4"
@@ -42,6 +44,17 @@ def test_no_state_is_accepted_while_hands_are_in_view(frames):
     accepted_with_hands = [i for i, frame in enumerate(frames)
                            if tracker.process(frame).changed and truth[i]["hands"]]
     assert accepted_with_hands == []
+
+
+def test_the_stable_states_are_the_truths_from_the_empty_table_on(frames):
+    truth = json.loads(VIDEO.with_suffix(".truth.json").read_text())["states"]
+    tracker = LiveTracker()
+    accepted = [update.report for update in map(tracker.process, frames) if update.changed]
+
+    def counted(report):
+        return report.to_dict()["pieces"], report.to_dict()["scores"]
+
+    assert [counted(r) for r in accepted] == [counted(score_board(board_from_dict(b))) for b in truth]
 
 
 def test_a_still_table_is_read_once_and_not_again(frames):

@@ -21,7 +21,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
-MIN_SPANS = 6
+MIN_SPANS = 20  # fewer spans (a small castle) fit a wrong lens as well as the right one
 # Coarse grid over focal scale and k1, then a finer grid around the best cell.
 FOCAL_RANGE, K1_RANGE = (0.7, 1.4), (-0.35, 0.1)
 COARSE_STEPS, FINE_STEPS = 9, 7

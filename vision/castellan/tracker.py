@@ -81,15 +81,18 @@ class LiveTracker:
         card = self.last_reading.card if self.last_reading is not None else None
         reading = self.reader.read(frame, card=_card_if_still_valid(card, frame))
         self.last_reading = reading
-        if reading.board is None:
+        board = reading.board
+        if board is None and reading.card is not None and reading.region is None:
+            board = Board()  # the card and nothing else: the table before the game, or cleared
+        if board is None:
             return False
-        report = score_board(reading.board)
+        report = score_board(board)
         key = _summary(report)
         if self.stable_report is not None and key == _summary(self.stable_report):
             self._candidate = None
             return False
         if self._candidate is not None and self._candidate == key:
-            self.stable_board, self.stable_report, self._candidate = reading.board, report, None
+            self.stable_board, self.stable_report, self._candidate = board, report, None
             return True
         # First sighting of a new state: confirm it on the next settled read before showing it.
         self._candidate = key
