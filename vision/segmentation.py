@@ -156,8 +156,9 @@ def _blur_axis(volume: np.ndarray, axis: int, sigma: float) -> np.ndarray:
 
 
 def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2, shaded: bool = False) -> np.ndarray:
-    """Table likelihood of the hue at any brightness, taking the most table-like value nearby: the
-    blended pixels on the border between two table colours (a tablecloth's pattern) count as table.
+    """Table likelihood of the hue at the pixel's brightness or brighter, taking the most table-like
+    value nearby: the blended pixels on the border between two table colours (a tablecloth's
+    pattern) count as table.
     `shaded`: as a table colour may look in deep shade (see `TableModel.hue_likelihood`)."""
     likelihood = table.hue_likelihood(feats, shaded).astype(np.float32)
     size = 2 * reach_px + 1

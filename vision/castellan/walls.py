@@ -170,7 +170,7 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     drifts off a ray along the axis before its end, so directions within ANGLE_TOLERANCE are tried
     too, once the socket is seen to hold something at all."""
     best_run, best_d = 0.0, d
-    for turn in (0.0, *np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9)):
+    for turn in sorted(np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9), key=abs):  # along the axis first
         c, s = math.cos(turn), math.sin(turn)
         ray_d = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
         ray = _profile(solid, region, origin, ray_d, start, stop)
