@@ -16,7 +16,10 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
 
-MIN_CORNERS = 4  # with their markers' corners, enough for a card mostly out of the frame
+MIN_CORNERS = 6
+# A card mostly out of the frame: this few corners, with their markers' corners, still place the table,
+# but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
+MIN_PARTIAL_CORNERS = 4
 CLIPPED = 248.0
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
 DETECTION_MAX_SIDE = 1600
@@ -90,10 +93,10 @@ def _detector(soft: DetectionTry | None = None) -> cv2.aruco.CharucoDetector:
     return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
 
 
-def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None
+def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     corners, ids, marker_corners, marker_ids = _detector(soft).detectBoard(grey)
-    if ids is None or len(ids) < MIN_CORNERS:
+    if ids is None or len(ids) < min_corners:
         return None
     markers = np.concatenate([m.reshape(4, 2) for m in marker_corners]) if marker_ids is not None else np.zeros((0, 2))
     marker_ids = marker_ids.ravel() if marker_ids is not None else np.zeros(0, int)
@@ -109,8 +112,12 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
     found = None
-    for soft in (None, *SOFT_TRIES):  # as usual, then as for a soft photo
-        found = _detect_reduced_then_full(grey, soft) or _detect_on_sharpened(grey, soft)
+    for min_corners in (MIN_CORNERS, MIN_PARTIAL_CORNERS):
+        for soft in (None, *SOFT_TRIES):  # as usual, then as for a soft photo
+            found = (_detect_reduced_then_full(grey, soft, min_corners)
+                     or _detect_on_sharpened(grey, soft, min_corners))
+            if found is not None:
+                break
         if found is not None:
             break
     if found is None:
@@ -135,27 +142,28 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 
-def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None):
+def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):
     """The card on a copy reduced to DETECTION_MAX_SIDE (fast, and a soft photo's blur shrinks with
     it), else on the photo as it is."""
     scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     if scale < 1.0:
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = _detect_corners(small, soft)
+        found = _detect_corners(small, soft, min_corners)
         if found is not None:
             return (found[0] / scale, found[1], found[2] / scale, found[3])
-    return _detect_corners(grey, soft)
+    return _detect_corners(grey, soft, min_corners)
 
 
-def _detect_on_sharpened(grey: np.ndarray, soft: DetectionTry | None = None):
+def _detect_on_sharpened(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):
     """Further tries for a soft or small card: the photo sharpened (unsharp mask, stronger each time),
     also enlarged twice (a marker's bits a pixel or two wide), positions brought back to the photo."""
     blurred = cv2.GaussianBlur(grey, (0, 0), 2.0)
     for amount in SHARPENING:
         sharp = cv2.addWeighted(grey, 1.0 + amount, blurred, -amount, 0)
-        found = _detect_corners(sharp, soft)
+        found = _detect_corners(sharp, soft, min_corners)
         if found is None and max(grey.shape) <= ENLARGE_MAX_SIDE:
-            found = _detect_corners(cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC), soft)
+            enlarged = cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+            found = _detect_corners(enlarged, soft, min_corners)
             if found is not None:
                 found = (found[0] / 2.0, found[1], found[2] / 2.0, found[3])
         if found is not None:

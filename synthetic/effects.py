@@ -41,13 +41,25 @@ def blur(image: np.ndarray, sigma: float, motion_px: float, angle: float) -> np.
     if sigma > 0.2:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     if motion_px >= 2:
-        size = int(motion_px) | 1
-        kernel = np.zeros((size, size), np.float32)
-        c = size // 2
-        dx, dy = np.cos(angle) * c, np.sin(angle) * c
-        cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 1, cv2.LINE_AA)
-        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+        image = cv2.filter2D(image, -1, motion_kernel(motion_px, angle))
     return image
+
+
+def motion_kernel(length_px: float, angle: float) -> np.ndarray:
+    """A straight smear of `length_px` at `angle`, centred on the kernel's middle: the picture is smeared,
+    not moved (a line drawn between whole-pixel ends shifted every photo by up to half a pixel)."""
+    size = int(length_px) | 1
+    c = size // 2
+    kernel = np.zeros((size, size), np.float32)
+    for t in np.linspace(-c, c, 8 * size + 1):  # points along the smear, spread bilinearly
+        x, y = c + t * np.cos(angle), c + t * np.sin(angle)
+        x0, y0 = int(np.floor(x)), int(np.floor(y))
+        fx, fy = x - x0, y - y0
+        for xi, yi, wgt in ((x0, y0, (1 - fx) * (1 - fy)), (x0 + 1, y0, fx * (1 - fy)),
+                            (x0, y0 + 1, (1 - fx) * fy), (x0 + 1, y0 + 1, fx * fy)):
+            if 0 <= xi < size and 0 <= yi < size:
+                kernel[yi, xi] += wgt
+    return kernel / kernel.sum()
 
 
 def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
