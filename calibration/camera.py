@@ -10,6 +10,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+# Radial distortion k1 of the cameras a game is photographed with: webcams and phones are barrel
+# (negative) or corrected to nearly none; a marked pincushion is not a lens, it is a bad estimate.
+PLAUSIBLE_K1 = (-0.35, 0.1)
+
 
 class CameraProfileError(ValueError):
     """A camera profile file that cannot be used; the message says why."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
 
 MIN_CORNERS = 6
@@ -308,8 +308,10 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     k1 = float(distortion.ravel()[0])
     w, h = lens.image_size
     corner_r2 = ((w / 2) ** 2 + (h / 2) ** 2) / float(matrix[0, 0]) ** 2
-    # Reject a k1 that would fold the photo's corners back on themselves (undistortion must stay monotonic).
-    if not np.isfinite(rms) or abs(k1) > 0.5 or 1 + 3 * k1 * corner_r2 < 0.3:
+    # Reject a k1 no camera of the game has, or one that would fold the photo's corners back on
+    # themselves (undistortion must stay monotonic).
+    low, high = PLAUSIBLE_K1
+    if not np.isfinite(rms) or not low <= k1 <= high or 1 + 3 * k1 * corner_r2 < 0.3:
         return lens
     return Lens(matrix, distortion.ravel(), lens.image_size)
 

@@ -122,3 +122,16 @@ def test_a_soft_photo_still_shows_its_card():
     found = find_card(soft)
     assert found is not None and found.corner_count >= 10
     assert found.reprojection_px < 1.0
+
+
+def test_a_lens_no_camera_has_is_not_read_from_the_card():
+    from tablesight.calibration.card_detection import _distortion_from_card
+
+    table = board_object_points()[:, :2]
+    ideal = Lens.pinhole(1000.0, (1280, 720))
+    pose = CameraPose(ideal, np.array([0.35, -0.2, 0.1]), np.array([-60.0, -40.0, 420.0]))
+    for k1, kept in ((-0.2, True), (0.3, False)):  # barrel, as webcams are; a strong pincushion, as none is
+        lens = Lens(ideal.matrix, np.array([k1, 0, 0, 0, 0.0]), ideal.image_size)
+        pixels = CameraPose(lens, pose.rvec, pose.tvec).project(table)
+        found = _distortion_from_card(ideal, table, pixels, fix_focal=True)
+        assert (abs(found.distortion[0] - k1) < 0.02) if kept else found.distortion[0] == 0.0

@@ -15,7 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from tablesight.calibration.camera import CameraPose, Lens
+from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card_detection import CardDetection, _solve_pose
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.towers import TowerReading
@@ -23,7 +23,7 @@ from tablesight.vision.castellan.walls import WallReading
 
 MIN_SPANS = 20  # fewer spans (a small castle) fit a wrong lens as well as the right one
 # Coarse grid over focal scale and k1, then a finer grid around the best cell.
-FOCAL_RANGE, K1_RANGE = (0.7, 1.4), (-0.35, 0.1)
+FOCAL_RANGE, K1_RANGE = (0.7, 1.4), PLAUSIBLE_K1
 COARSE_STEPS, FINE_STEPS = 9, 7
 CARD_ERROR_GROWTH, CARD_ERROR_SLACK_PX = 1.5, 0.3
 MIN_GAIN = 0.7  # the spans must come out at least 30 % better
