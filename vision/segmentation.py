@@ -234,6 +234,8 @@ def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like:
 def _joined(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:
     """The parts of `weak` (a superset of `strong`) holding at least `min_strong` pixels of `strong`;
     smaller strong parts are kept as they are."""
+    if np.count_nonzero(strong) < min_strong:  # too little of this colour in the photo to anchor anything
+        return strong
     count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
     anchored = np.bincount(labels[strong], minlength=count) >= min_strong
     anchored[0] = False
