@@ -8,7 +8,7 @@
 3. keeps on the table: each keep colour where it lies on the table plane, and each keep read
    (a ring; double keeps twice).
 
-Run: python -m tablesight.vision.castellan.stage_views PHOTO [--out DIR]
+Run: python -m tablesight.vision.castellan.stage_views PHOTO [--out DIR] [--profile P.json] [--camera C.json]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, NOMINAL_PROFILE, PieceProfile
 from tablesight.errors import NothingRecognised, TablesightError
 from tablesight.inputs import read_photo
+from tablesight.photo_scoring import load_profiles
 from tablesight.vision.castellan.carving import carve
 from tablesight.vision.castellan.keeps import keep_planes
 from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
@@ -62,10 +63,10 @@ def carving_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFI
     return _shrunk(out)
 
 
-def keep_picture(reading: PhotoReading) -> np.ndarray:
+def keep_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFILE) -> np.ndarray:
     """Each keep colour on the table plane (where its lean is measured), and the keeps read."""
     region = reading.region
-    planes = keep_planes(reading.view, reading.classes, region, NOMINAL_PROFILE)
+    planes = keep_planes(reading.view, reading.classes, region, profile)
     out = np.zeros(planes.flat.shape + (3,), np.uint8)
     for index, colour in enumerate(planes.colours, start=1):
         out[planes.flat == index] = (np.array(NOMINAL_KEEP_BGR[colour]) * 0.6).astype(np.uint8)
@@ -79,14 +80,14 @@ def keep_picture(reading: PhotoReading) -> np.ndarray:
     return _shrunk(out)
 
 
-def stage_pictures(reading: PhotoReading) -> dict[str, np.ndarray]:
+def stage_pictures(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFILE) -> dict[str, np.ndarray]:
     """Named pictures of each stage; empty when the reading stopped before the castle was found."""
     if reading.view is None or reading.classes is None:
         return {}
     pictures = {"1-pixel-classes": class_picture(reading)}
     if reading.region is not None:
-        pictures["2-carved-footprints"] = carving_picture(reading)
-        pictures["3-keeps"] = keep_picture(reading)
+        pictures["2-carved-footprints"] = carving_picture(reading, profile)
+        pictures["3-keeps"] = keep_picture(reading, profile)
     return pictures
 
 
@@ -104,14 +105,17 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Pictures of each stage of reading a Castellan photo.")
     parser.add_argument("photo", type=Path)
     parser.add_argument("--out", type=Path, default=Path("stages"), help="folder for the pictures (default stages/)")
+    parser.add_argument("--profile", type=Path, help="piece profile JSON, as for `tablesight score`")
+    parser.add_argument("--camera", type=Path, help="camera profile JSON, as for `tablesight score`")
     args = parser.parse_args(argv)
     try:
+        profile, lens = load_profiles(args.profile, args.camera)
         photo = read_photo(args.photo)
     except TablesightError as exc:  # missing, unreadable or truncated: one sentence, as `score` says it
         print(f"stage_views: {exc}", file=sys.stderr)
         return exc.exit_code
-    reading = CastellanReader().read(photo.image, photo.focal_35mm)
-    pictures = stage_pictures(reading)
+    reading = CastellanReader(profile, lens).read(photo.image, photo.focal_35mm)
+    pictures = stage_pictures(reading, profile)
     if not pictures:
         print(f"{args.photo}: {reading.notes[0] if reading.notes else 'nothing read'}", file=sys.stderr)
         return NothingRecognised.exit_code
