@@ -18,6 +18,7 @@ import numpy as np
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
+from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
@@ -41,16 +42,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"))
     parser.add_argument("--every", type=int, default=2, help="read every N-th photo (default 2)")
     args = parser.parse_args(argv)
-    photos = sorted(args.folder.glob("*.jpg"))[::max(1, args.every)]
+    photos = sorted(p for p in args.folder.glob("*.jpg") if truth_path(p).exists())[::max(1, args.every)]
     if not photos:
-        parser.error(f"no .jpg photos in {args.folder}")
+        parser.error(f"no .jpg photos with a .truth.json beside them in {args.folder}")
     reader = CastellanReader()
     print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
     for name, vary in VARIATIONS.items():
         per_photo = []
         exact = 0
         for path in photos:
-            truth_doc = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+            truth_doc = json.loads(truth_path(path).read_text())
             photo = read_photo(path)
             reading = reader.read(vary(photo.image), photo.focal_35mm)
             placed = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None

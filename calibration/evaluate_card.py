@@ -19,6 +19,7 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card_detection import find_card
 from tablesight.inputs import read_photo
+from tablesight.synthetic.dataset import truth_path
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def truth_pose(truth: dict) -> CameraPose:
 
 
 def evaluate_photo(path: Path, known_lens: bool = False, castle_lens: bool = False) -> CardResult:
-    truth = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+    truth = json.loads(truth_path(path).read_text())
     photo = read_photo(path)
     lens = Lens.from_dict(truth["camera"]) if known_lens else None
     detection = find_card(photo.image, lens=lens, focal_35mm=photo.focal_35mm)
@@ -79,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--castle-lens", action="store_true",
                         help="the lens the photo reader refines from the castle (what scoring uses)")
     args = parser.parse_args(argv)
-    photos = sorted(args.folder.glob("*.jpg"))
+    photos = sorted(p for p in args.folder.glob("*.jpg") if truth_path(p).exists())
     if not photos:
-        parser.error(f"no .jpg photos in {args.folder}")
+        parser.error(f"no .jpg photos with a .truth.json beside them in {args.folder}")
     results = []
     for i, path in enumerate(photos):
         results.append(evaluate_photo(path, args.known_lens, args.castle_lens))

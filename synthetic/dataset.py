@@ -45,11 +45,17 @@ def truth_document(scene: Scene, boxes: int) -> dict:
             "keep_angles": [round(a, 4) for a in scene.keep_angles]}
 
 
+def truth_path(photo: Path) -> Path:
+    """Where a generated photo's truth lies: beside it, `NAME.truth.json` for `NAME.jpg`."""
+    return photo.with_suffix("").with_suffix(".truth.json")
+
+
 def write_photo(out: Path, name: str, scene: Scene, boxes: int) -> np.ndarray:
     image = render(scene)
     quality = min(scene.effects["jpeg_quality"], MAX_SAMPLE_QUALITY)
-    cv2.imwrite(str(out / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    (out / f"{name}.truth.json").write_text(json.dumps(truth_document(scene, boxes)) + "\n")
+    photo = out / f"{name}.jpg"
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    truth_path(photo).write_text(json.dumps(truth_document(scene, boxes)) + "\n")
     return image
 
 

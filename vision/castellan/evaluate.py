@@ -23,6 +23,7 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
+from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.reader import CastellanReader
 
 MATCH_MM = 12.0
@@ -98,12 +99,8 @@ def aligned(truth: Board, read: Board) -> Board:
     return read
 
 
-def _truth_path(photo: Path) -> Path:
-    return photo.with_suffix("").with_suffix(".truth.json")
-
-
 def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False) -> PhotoScore:
-    truth_doc = json.loads(_truth_path(path).read_text())
+    truth_doc = json.loads(truth_path(path).read_text())
     truth = board_from_dict(truth_doc["board"])
     photo = read_photo(path)
     if known_lens:  # as with `--camera`: the lens is calibrated, the pose still comes from the card
@@ -180,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="read each photo with its camera's true lens, as `score --camera` does")
     args = parser.parse_args(argv)
     known_lens, folder = args.known_lens, args.folder
-    photos = sorted(p for p in folder.glob("*.jpg") if _truth_path(p).exists())
+    photos = sorted(p for p in folder.glob("*.jpg") if truth_path(p).exists())
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {folder}")
     reader = CastellanReader()
