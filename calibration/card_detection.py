@@ -111,15 +111,7 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
-    found = None
-    for min_corners in (MIN_CORNERS, MIN_PARTIAL_CORNERS):
-        for soft in (None, *SOFT_TRIES):  # as usual, then as for a soft photo
-            found = (_detect_reduced_then_full(grey, soft, min_corners)
-                     or _detect_on_sharpened(grey, soft, min_corners))
-            if found is not None:
-                break
-        if found is not None:
-            break
+    found = _detect_any_way(grey, MIN_CORNERS) or _detect_any_way(grey, MIN_PARTIAL_CORNERS)
     if found is None:
         return None
     pixels, ids, markers, marker_ids = found
@@ -140,6 +132,16 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
+
+
+def _detect_any_way(grey: np.ndarray, min_corners: int):
+    """The first of the tries that shows `min_corners`: as usual, then as for a soft photo; each on the
+    photo reduced, as it is, then sharpened."""
+    for soft in (None, *SOFT_TRIES):
+        found = _detect_reduced_then_full(grey, soft, min_corners) or _detect_on_sharpened(grey, soft, min_corners)
+        if found is not None:
+            return found
+    return None
 
 
 def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):
