@@ -27,7 +27,8 @@ MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken 
 BINS = (40, 40, 10)
 SECTORS = 8
 # Histogram smoothing (in bins): chromaticity is steady, brightness varies with the light over the table
-# (lamp fall-off, vignetting: 0.9 bin is about 0.6 stop). Hues at any brightness are a little more tolerant.
+# (lamp fall-off, vignetting: 0.9 bin is about 0.6 stop). Hues (at a brightness or brighter) a little more
+# tolerant of chromaticity.
 CHROMA_SMOOTH, VALUE_SMOOTH, HUE_SMOOTH = 0.25, 0.9, 0.4
 
 

@@ -70,7 +70,7 @@ def keep_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFILE)
     out = np.zeros(planes.flat.shape + (3,), np.uint8)
     for index, colour in enumerate(planes.colours, start=1):
         out[planes.flat == index] = (np.array(NOMINAL_KEEP_BGR[colour]) * 0.6).astype(np.uint8)
-    side_px = NOMINAL_PROFILE.dimensions.keep_side * region.px_per_mm
+    side_px = profile.dimensions.keep_side * region.px_per_mm
     for keep in reading.keeps:
         centre = _px(region.to_pixels(np.array([keep.x, keep.y])))
         for ring in range(2 if keep.double else 1):
