@@ -41,6 +41,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     if len(table_pts) < 6:
         return None
     start = card.pose.lens
+    starts, ends, expected = (np.array(column) for column in zip(*spans, strict=True))
 
     def residual(focal: float, k1: float) -> tuple[float, float, CameraPose]:
         matrix = start.matrix.copy()
@@ -49,8 +50,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
         pose = _solve_pose(lens, table_pts, card.image_points)
         card_error = float(np.median(np.linalg.norm(pose.project(table_pts) - card.image_points, axis=1)))
         mapped = pose.table_point(pixels, height)
-        lengths = np.array([np.linalg.norm(mapped[a] - mapped[b]) for a, b, _ in spans])
-        expected = np.array([s for _, _, s in spans])
+        lengths = np.linalg.norm(mapped[starts] - mapped[ends], axis=1)
         return float(np.median(np.abs(lengths - expected))), card_error, pose
 
     initial_span, initial_card, best_pose = residual(start.focal, float(start.distortion[0]))

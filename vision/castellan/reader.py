@@ -89,7 +89,7 @@ class CastellanReader:
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
-        self._read_pieces(view, classes, region, reading)
+        planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
         if self.lens is None and refinements > 0:
             with _timed(timings, "lens"):
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
@@ -100,12 +100,17 @@ class CastellanReader:
                 for stage, ms in timings.items():
                     again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
                 return again
+        # Keeps play no part in the lens: read once, through the final lens.
+        with _timed(timings, "keeps"):
+            self._read_keeps(view, planes, wall_solid, region, reading)
         with _timed(timings, "rebuild"):
             _drop_specks(reading)
             reading.board = self._board(reading)
         return reading
 
-    def _read_pieces(self, view: TableView, classes: PixelClasses, region: Region, reading: PhotoReading) -> None:
+    def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
+                          reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:
+        """Towers and walls; returns the keep colours' planes and the walls' carved solid for the keeps."""
         p, timings = self.profile, reading.timings_ms
         card = card_mask(region)
         lean_removed = view.card.focal_source != "assumed"
@@ -118,8 +123,7 @@ class CastellanReader:
         with _timed(timings, "walls"):
             solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
-        with _timed(timings, "keeps"):
-            self._read_keeps(view, planes, solid, region, reading)
+        return planes, solid
 
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
                     placed: bool) -> None:

@@ -18,6 +18,7 @@ from tablesight.vision.table_view import Region
 
 FILLED = 0.65  # share of a wall's body between two towers that must be seen solid (keeps may hide some)
 STEP_MM = 1.0
+SIDE_OFFSETS_MM = np.array([-2.0, 0.0, 2.0])  # a wall's ray is sampled this far either side too
 MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
@@ -67,16 +68,15 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
     """Solid or not along a ray, 1 mm steps, tolerant of ±2 mm sideways misalignment."""
     dist = np.arange(start, stop, STEP_MM)
     normal = np.array([-direction[1], direction[0]])
-    hits = np.zeros(len(dist), bool)
     h, w = solid.shape
-    for side in (-2.0, 0.0, 2.0):
-        pts = np.asarray(origin) + np.outer(dist, direction) + side * normal
-        px = np.floor(region.to_pixels(pts)).astype(int)
-        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-        vals = np.zeros(len(dist), bool)
-        vals[inside] = solid[px[inside, 1], px[inside, 0]]
-        hits |= vals
-    return hits
+    # Three parallel rays (2 mm either side and the middle), sampled in one go.
+    along = np.asarray(origin) + np.outer(dist, direction)
+    pts = along[None, :, :] + SIDE_OFFSETS_MM[:, None, None] * normal
+    px = np.floor(region.to_pixels(pts.reshape(-1, 2))).astype(int)
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    vals = np.zeros(len(px), bool)
+    vals[inside] = solid[px[inside, 1], px[inside, 0]]
+    return vals.reshape(len(SIDE_OFFSETS_MM), len(dist)).any(axis=0)
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
