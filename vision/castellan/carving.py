@@ -185,10 +185,17 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     specks: parts are joined across gaps under NEAR_CASTLE_MM and the group with most grey is taken.
     Pieces laid out apart for `calibrate pieces` (`all_parts`) are all taken."""
     min_area = profile.dimensions.keep_side ** 2 * 0.4 * coarse.px_per_mm ** 2
+    size = int(NEAR_CASTLE_MM * coarse.px_per_mm) | 1
+    # Only the pieces' bounding box (and a kernel's reach around it) can change: the wide kernels run there.
+    ys, xs = np.nonzero(pieces)
+    if not len(xs):
+        return None
+    pad = size // 2 + 1
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    pieces = pieces[y0:int(ys.max()) + pad + 1, x0:int(xs.max()) + pad + 1]
     if all_parts:
         joined = counted = pieces
     else:
-        size = int(NEAR_CASTLE_MM * coarse.px_per_mm) | 1
         joined = cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         # A castle is thin: walls and towers, none wider than a tower. Broad grey (a grey-ish table
         # darker in a corner, a cup, a box) is not counted towards a group's size.
@@ -202,4 +209,4 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     if not len(chosen) or area[chosen].max() < min_area:
         return None
     ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))
-    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+    return x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1
