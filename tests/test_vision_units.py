@@ -218,3 +218,46 @@ def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
     opened = [w for w in read if w.end is None]
     assert len(opened) == 1 and opened[0].kind == "long"
     assert math.dist(opened[0].open_point, (164 + 128 * math.cos(turn), 100 + 128 * math.sin(turn))) < 4
+
+
+def _straight_down_view(size=(800, 600), px_per_mm=2.0):
+    """A photo taken straight down, the table's (10000, 10000) mm at its centre (the card-less stand-in)."""
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.vision.table_view import TableView
+
+    image = np.zeros((size[1], size[0], 3), np.uint8)
+    return TableView(image, virtual_card(image, px_per_mm))
+
+
+def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a_gap_is_not():
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import PixelClasses
+    from tablesight.vision.castellan.hidden_towers import hidden_towers
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    view = _straight_down_view()
+    gap = (10000.0, 10000.0)
+    towers = [TowerReading(9936.0, 10000.0, 12.0), TowerReading(10000.0, 9936.0, 12.0)]
+    walls = [WallReading("short", 0, None, (10001.0, 10002.0), 1.0),
+             WallReading("short", 1, None, (9999.0, 10001.0), 1.0)]
+    keep = KeepReading("red", 10026.0, 10026.0, False, True, 32.0)
+
+    def classes(tower_seen: bool) -> PixelClasses:
+        grey = np.zeros(view.image.shape[:2], np.uint8)
+        if tower_seen:  # what a hidden tower leaves in view: its top and a sliver of its side
+            top = cv2.perspectiveTransform(np.array([[gap]]), view.plane_homography(30.0))[0, 0]
+            centre = tuple(int(v) for v in top)
+            cv2.circle(grey, centre, 30, 255, -1)
+        return PixelClasses(grey, {c: np.zeros_like(grey) for c in ("red", "blue", "yellow", "green")})
+
+    found = hidden_towers(view, classes(True), towers, walls, [keep], NOMINAL_PROFILE)
+    assert len(found) == 1 and found[0].walls == (0, 1) and found[0].keep is keep
+    assert np.hypot(found[0].x - gap[0], found[0].y - gap[1]) < 3
+    # The table shows where the tower would stand: a tower-sized gap, legal (C2), not a tower.
+    assert hidden_towers(view, classes(False), towers, walls, [keep], NOMINAL_PROFILE) == []
+    # One open wall ends there, or no keep stands near to hide anything: an ordinary open end.
+    assert hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE) == []
+    far_keep = KeepReading("red", 10100.0, 10100.0, False, True, 32.0)
+    assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []

@@ -40,9 +40,12 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         cv2.line(out, _pt(pts[0]), _pt(pts[1]), WALL_BGR, 2 * scale if wall.kind == "long" else scale, cv2.LINE_AA)
         if wall.ends[1] is None:
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
+    inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred}
     for tower in board.towers:
-        ring = _circle(tower.position, profile.dimensions.tower_radius)
-        cv2.polylines(out, [_poly(pose.project(ring, profile.tower_height))], True, TOWER_BGR, scale, cv2.LINE_AA)
+        ring = _poly(pose.project(_circle(tower.position, profile.dimensions.tower_radius), profile.tower_height))
+        cv2.polylines(out, [ring], True, TOWER_BGR, scale, cv2.LINE_AA)
+        if tower.position in inferred:  # hidden behind a keep, inferred from its walls: check it by eye
+            text_with_outline(out, "?", _pt(ring.reshape(-1, 2).max(axis=0) + [2 * scale, 0]), 0.5 * scale, scale)
     uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain}
     for keep in board.keeps:
         colour = tuple(int(c) for c in NOMINAL_KEEP_BGR[keep.color])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,6 +22,7 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
+from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
@@ -104,6 +105,8 @@ class CastellanReader:
         with _timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading)
         with _timed(timings, "rebuild"):
+            if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
+                self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
             reading.board = self._board(reading)
         return reading
@@ -156,6 +159,26 @@ class CastellanReader:
                 reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
                                      f"straight above: single or double is uncertain; read as "
                                      f"{'double' if k.double else 'single'} — check it")
+
+    def _add_hidden_towers(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
+                           wall_solid: np.ndarray, reading: PhotoReading) -> None:
+        """Towers hidden behind keeps where several open walls end (see `hidden_towers`): added, their
+        walls joined to them, their other sockets read, and each named in the notes."""
+        dims = self.profile.dimensions
+        found = hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps, self.profile)
+        added = set()
+        for hidden in found:
+            added.add(len(reading.towers))
+            reading.towers.append(TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True))
+            for i in hidden.walls:
+                reading.walls[i] = replace(reading.walls[i], end=len(reading.towers) - 1, open_point=None)
+            reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
+                                 f"{hidden.keep.color} keep, was inferred from the {len(hidden.walls)} walls "
+                                 f"ending there — check it")
+        if added:
+            axis = castle_axis(reading.towers, dims, wall_solid, region)
+            again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
+            reading.walls = merged_walls(reading.walls, again, reading.towers)
 
     def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
                            timings: dict[str, float]) -> PhotoReading:

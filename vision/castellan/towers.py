@@ -30,6 +30,7 @@ class TowerReading:
     x: float
     y: float
     radius_mm: float  # inscribed radius of the footprint at the tower
+    inferred: bool = False  # not seen but inferred from the walls ending in it (hidden behind a keep)
 
     @property
     def position(self) -> tuple[float, float]:

@@ -1,0 +1,91 @@
+"""Towers hidden behind keeps, inferred from the walls that end where they stand (the rules as evidence).
+
+A keep standing beside a tower can hide most of it from a tilted camera: the tower is not carved
+out, and the walls sitting in it are read as open walls ending at a tower-sized gap. Several walls
+ending at one point beside a keep, with nothing of the table seen where the tower's body would be,
+are far more likely a hidden tower than a gap (C1: walls join towers). The reading then says which
+tower it inferred, so a player can check it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.carving import PixelClasses
+from tablesight.vision.castellan.keeps import KeepReading
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.table_view import TableView
+
+MIN_WALLS = 2  # open walls ending at one point (one open wall is an ordinary open end)
+MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
+HIDING_SLACK_MM = 15.0  # a keep hides a tower up to this far beyond their touching distance
+MIN_COVERED = 0.8  # share of the tower's body seen as grey or keep colour (the table shows at a gap)
+BODY_HEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.95)  # of the tower's height, where its body is sampled
+RING_SHARE, RING_POINTS = 0.7, 12  # a ring inside the tower's outline, sampled at each height
+
+
+@dataclass(frozen=True)
+class HiddenTower:
+    x: float
+    y: float
+    walls: tuple[int, ...]  # indices of the open walls that end in it
+    keep: KeepReading  # the keep in front of it
+
+
+def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
+                  keeps: list[KeepReading], profile: PieceProfile) -> list[HiddenTower]:
+    dims = profile.dimensions
+    reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
+    found = []
+    for point, members in _meeting_points(walls, MEET_SHARE * dims.centre_spacing("short")):
+        if len({walls[i].start for i in members}) < MIN_WALLS:
+            continue
+        if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
+            continue
+        near = [k for k in keeps if math.dist(point, (k.x, k.y)) < reach]
+        if not near or _covered_share(view, classes, point, profile) < MIN_COVERED:
+            continue
+        keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
+        found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
+    return found
+
+
+def _meeting_points(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:
+    """Open walls grouped by where their missing towers would stand."""
+    groups: list[list[int]] = []
+    for i, w in enumerate(walls):
+        if w.end is not None:
+            continue
+        for group in groups:
+            if math.dist(w.open_point, walls[group[0]].open_point) < meet_mm:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return [(np.mean([walls[i].open_point for i in g], axis=0), g) for g in groups]
+
+
+def _covered_share(view: TableView, classes: PixelClasses, point: np.ndarray, profile: PieceProfile) -> float:
+    """Share of the rays to a tower's body at `point` that meet grey plastic or a keep in the photo."""
+    radius = RING_SHARE * profile.dimensions.tower_radius
+    angles = np.linspace(0, 2 * np.pi, RING_POINTS, endpoint=False)
+    body = np.vstack([point, point + radius * np.column_stack([np.cos(angles), np.sin(angles)])])
+    height, width = classes.grey.shape
+    covered = total = 0
+    for share in BODY_HEIGHTS:
+        homography = view.plane_homography(share * profile.tower_height)
+        pixels = cv2.perspectiveTransform(body.reshape(-1, 1, 2), homography).reshape(-1, 2).astype(int)
+        total += len(pixels)
+        inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < width) & (pixels[:, 1] >= 0) & (pixels[:, 1] < height)
+        xs, ys = pixels[inside, 0], pixels[inside, 1]
+        seen = classes.grey[ys, xs] > 0
+        for mask in classes.keeps.values():
+            seen |= mask[ys, xs] > 0
+        covered += int(seen.sum())
+    return covered / total
