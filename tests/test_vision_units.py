@@ -261,3 +261,38 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE) == []
     far_keep = KeepReading("red", 10100.0, 10100.0, False, True, 32.0)
     assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
+
+
+class _TwoLooks:
+    """A reader whose two looks at a photo give the boards given (the looks themselves stubbed)."""
+
+    def __init__(self, first, second):
+        from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+
+        class Stub(CastellanReader):
+            def _read_through(self, image, focal_35mm, card, refinements, timings, camera_chroma=False,
+                              raw_classes=None):
+                self.looks.append(camera_chroma)
+                return PhotoReading(second if camera_chroma else first, card, timings_ms=timings)
+
+        self.reader = Stub()
+        self.reader.looks = []
+
+
+def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewer_is_kept():
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.scoring.castellan.board import Board, Keep
+
+    image = np.zeros((300, 400, 3), np.uint8)
+    card = virtual_card(image, 1.0)
+    stray_keep = Board((), (), (Keep("red", 0.0, 0.0, False),))  # a keep in no courtyard: C5
+    clean = Board()
+    looks = _TwoLooks(stray_keep, clean)
+    reading = looks.reader.read(image, card=card)
+    assert looks.reader.looks == [False, True] and reading.board is clean
+    assert any("read a second time" in note for note in reading.notes)
+    # A first reading that breaks no rule is not looked at again; a second no better is not taken.
+    once = _TwoLooks(clean, stray_keep)
+    assert once.reader.read(image, card=card).board is clean and once.reader.looks == [False]
+    worse = _TwoLooks(stray_keep, Board((), (), (Keep("red", 0.0, 0.0, False), Keep("blue", 9.0, 9.0, False))))
+    assert worse.reader.read(image, card=card).board is stray_keep

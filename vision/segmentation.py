@@ -24,6 +24,7 @@ BRIGHTER_SLACK_BINS = 1  # the table a bin darker than a pixel (0.65 stop: light
 SHADE_DRIFT_BINS = 2  # chromaticity bins a table colour may drift in deep shade
 MAX_GREY_SATURATION = 0.2
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
+INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the camera's levels
 BINS = (40, 40, 10)
 SECTORS = 8
 # Histogram smoothing (in bins): chromaticity is steady, brightness varies with the light over the table
@@ -40,8 +41,12 @@ class ColourFeatures:
     chroma_key: np.ndarray  # flat histogram bin index of (r, g chromaticity, log value)
 
 
-def colour_features(normalised: np.ndarray) -> ColourFeatures:
-    """Per-pixel colour features of a card-normalised BGR float image (OpenCV ops: fast on big photos)."""
+def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None) -> ColourFeatures:
+    """Per-pixel colour features of a card-normalised BGR float image (OpenCV ops: fast on big photos).
+    `ink_level` (see `TableView.ink_level`): chromaticity is taken part way back towards the camera's own
+    levels. In card units a dark saturated colour (a green keep on green felt) is darker than the ink in
+    its weak channels, which clip to 0, and all such colours share one chromaticity; the camera's levels
+    keep them apart (at the price of greying dark colours a little)."""
     n = np.clip(normalised, 0.0, 1.6, dtype=np.float32)
     b, g, r = cv2.split(n)
     hi = cv2.max(cv2.max(b, g), r)
@@ -50,6 +55,10 @@ def colour_features(normalised: np.ndarray) -> ColourFeatures:
     value = total * (1.0 / 3.0)
     saturation = cv2.divide(cv2.subtract(hi, lo), cv2.max(hi, 0.04))
     hsv = cv2.cvtColor(n * (1.0 / 1.6), cv2.COLOR_BGR2HSV)
+    if ink_level is not None:
+        lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
+        b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
+        total = cv2.add(cv2.add(b, g), r)
     safe = cv2.max(total, 1e-3)
     rb = np.clip(cv2.divide(r, safe) * (BINS[0] * 1.2), 0, BINS[0] - 1).astype(np.int32)
     gb = np.clip(cv2.divide(g, safe) * (BINS[1] * 1.2), 0, BINS[1] - 1).astype(np.int32)
@@ -78,15 +87,16 @@ class TableModel:
                                               for v in range(BINS[2])], axis=2)
 
     @classmethod
-    def learn(cls, view: TableView) -> TableModel:
+    def learn(cls, view: TableView, ink_level: np.ndarray | None = None) -> TableModel:
         """Learn from a band of table around the card. Pieces or clutter may lie in part of the
-        band, so a colour counts as table only where it appears all around the card."""
+        band, so a colour counts as table only where it appears all around the card.
+        `ink_level`: as for `colour_features` (the features the model will be asked about)."""
         if view.card.focal_source == "assumed":
-            return cls.learn_from_border(view)
+            return cls.learn_from_border(view, ink_level)
         outline = card_outline_mm()
         lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
         region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
-        feats = colour_features(view.rectify(0.0, region))
+        feats = colour_features(view.rectify(0.0, region), ink_level)
         inner = np.zeros(region.size[::-1], np.uint8)
         card_px = region.to_pixels(outline + np.sign(outline - outline.mean(axis=0)) * 15)
         cv2.fillConvexPoly(inner, np.round(card_px).astype(np.int32), 1)
@@ -97,7 +107,7 @@ class TableModel:
         return cls._voted(feats.chroma_key[ys, xs], sector)
 
     @classmethod
-    def learn_from_border(cls, view: TableView) -> TableModel:
+    def learn_from_border(cls, view: TableView, ink_level: np.ndarray | None = None) -> TableModel:
         """Without a card: learn from a band along the photo's edges (the game is framed in the middle)."""
         image = view.image
         h, w = image.shape[:2]
@@ -107,7 +117,7 @@ class TableModel:
         margin = max(2, int(0.07 * min(sh, sw)))
         band = np.ones((sh, sw), bool)
         band[margin:sh - margin, margin:sw - margin] = False
-        feats = colour_features(view.normalised(small))
+        feats = colour_features(view.normalised(small), ink_level)
         ys, xs = np.nonzero(band)
         sector = ((np.arctan2(ys - sh / 2, xs - sw / 2) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
         return cls._voted(feats.chroma_key[ys, xs], sector)

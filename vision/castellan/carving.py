@@ -46,14 +46,15 @@ class PixelClasses:
 
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
-                    outline_gap_mm: float = 8.0) -> PixelClasses:
+                    outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
+    `ink_level`: as for `colour_features`, with a `table` learnt the same way.
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width."""
     source = view.image if photo is None else photo
     normalised = view.normalised(source)
-    feats = colour_features(normalised)
+    feats = colour_features(normalised, ink_level)
     mm_per_pixel = view.card.mm_per_pixel()
     by_colour = _closed(grey_mask(feats, table.likelihood(feats)).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(feats, table.hue_likelihood(feats)) & (feats.value > 0.07)

@@ -14,6 +14,7 @@ from tablesight.calibration.camera import Lens
 from tablesight.calibration.card_detection import CardDetection, find_card, virtual_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -69,21 +70,49 @@ class CastellanReader:
         self.lens = lens
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
-             card: CardDetection | None = None, refinements: int = 2,
-             _classes: PixelClasses | None = None) -> PhotoReading:
-        """`_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens."""
+             card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
+        """The pieces in a photo. A reading that breaks the rules is more likely a misreading than an
+        illegal castle: it is read a second time with the colours seen another way (chromaticity from
+        the camera's own levels, which keeps dark saturated colours apart), and the reading breaking
+        fewer rules is kept."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
-        if _classes is None:
-            image, card = _working_resolution(image, card)
+        image, card = _working_resolution(image, card)
+        first = self._read_through(image, focal_35mm, card, refinements, dict(timings))
+        broken = self._rules_broken(first)
+        if not broken:
+            return first
+        start = time.perf_counter()
+        second = self._read_through(image, focal_35mm, card, refinements, dict(timings), camera_chroma=True)
+        elapsed = (time.perf_counter() - start) * 1000
+        if self._rules_broken(second) >= broken:
+            first.timings_ms["second look"] = elapsed
+            return first
+        second.timings_ms["second look"] = sum(first.timings_ms.values()) - timings["card"]
+        second.notes.append(f"read a second time, the colours seen another way: the first reading broke "
+                            f"{broken} rule(s), this one {self._rules_broken(second)}")
+        return second
+
+    def _rules_broken(self, reading: PhotoReading) -> int:
+        """How many rule warnings the reading's board raises (none for an empty or missing board)."""
+        if reading.board is None:
+            return 0
+        return len(score_board(reading.board, self.profile.dimensions).warnings)
+
+    def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
+                      timings: dict[str, float], camera_chroma: bool = False,
+                      raw_classes: PixelClasses | None = None) -> PhotoReading:
+        """One reading through the card's lens, refined from the castle up to `refinements` times.
+        `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens."""
         with _timed(timings, "segment"):
             view = TableView(image, card)
-            if _classes is None:
-                _classes = classify_pixels(view, TableModel.learn(view), photo=image)
-            classes = undistorted_classes(view, _classes)
+            if raw_classes is None:
+                ink = view.ink_level if camera_chroma else None
+                raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink)
+            classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
         reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes)
@@ -96,11 +125,8 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                again = self.read(image, focal_35mm, card=refined, refinements=refinements - 1,
-                                  _classes=_classes)
-                for stage, ms in timings.items():
-                    again.timings_ms[stage] = again.timings_ms.get(stage, 0.0) + ms
-                return again
+                return self._read_through(image, focal_35mm, refined, refinements - 1, timings, camera_chroma,
+                                          raw_classes)
         # Keeps play no part in the lens: read once, through the final lens.
         with _timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading)
