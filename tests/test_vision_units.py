@@ -267,13 +267,13 @@ class _TwoLooks:
     """A reader whose two looks at a photo give the boards given (the looks themselves stubbed)."""
 
     def __init__(self, first, second):
-        from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+        from tablesight.vision.castellan.reader import LOOKS, CastellanReader, PhotoReading
 
         class Stub(CastellanReader):
-            def _read_through(self, image, focal_35mm, card, refinements, timings, camera_chroma=False,
-                              raw_classes=None):
-                self.looks.append(camera_chroma)
-                return PhotoReading(second if camera_chroma else first, card, timings_ms=timings)
+            def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None):
+                self.looks.append(look)
+                board = first if look is LOOKS[0] else second
+                return PhotoReading(board, card, timings_ms=timings, look=look)
 
         self.reader = Stub()
         self.reader.looks = []
@@ -282,6 +282,7 @@ class _TwoLooks:
 def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewer_is_kept():
     from tablesight.calibration.card_detection import virtual_card
     from tablesight.scoring.castellan.board import Board, Keep
+    from tablesight.vision.castellan.reader import LOOKS
 
     image = np.zeros((300, 400, 3), np.uint8)
     card = virtual_card(image, 1.0)
@@ -289,10 +290,10 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     clean = Board()
     looks = _TwoLooks(stray_keep, clean)
     reading = looks.reader.read(image, card=card)
-    assert looks.reader.looks == [False, True] and reading.board is clean
-    assert any("read a second time" in note for note in reading.notes)
+    assert looks.reader.looks == list(LOOKS[:2]) and reading.board is clean
+    assert any("read again" in note for note in reading.notes)
     # A first reading that breaks no rule is not looked at again; a second no better is not taken.
     once = _TwoLooks(clean, stray_keep)
-    assert once.reader.read(image, card=card).board is clean and once.reader.looks == [False]
+    assert once.reader.read(image, card=card).board is clean and len(once.reader.looks) == 1
     worse = _TwoLooks(stray_keep, Board((), (), (Keep("red", 0.0, 0.0, False), Keep("blue", 9.0, 9.0, False))))
     assert worse.reader.read(image, card=card).board is stray_keep

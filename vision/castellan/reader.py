@@ -47,6 +47,17 @@ SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have th
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
+@dataclass(frozen=True)
+class Look:
+    """A way of seeing a photo's colours: each sees some tables better than the others do."""
+
+    name: str
+    camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
+
+
+LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True))
+
+
 @dataclass
 class PhotoReading:
     """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
@@ -62,6 +73,7 @@ class PhotoReading:
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
     view: TableView | None = None
     classes: PixelClasses | None = None
+    look: Look | None = None  # how its colours were seen
 
 
 class CastellanReader:
@@ -72,29 +84,34 @@ class CastellanReader:
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
         """The pieces in a photo. A reading that breaks the rules is more likely a misreading than an
-        illegal castle: it is read a second time with the colours seen another way (chromaticity from
-        the camera's own levels, which keeps dark saturated colours apart), and the reading breaking
-        fewer rules is kept."""
+        illegal castle: while the best reading so far breaks some, the photo is read again with its
+        colours seen another way (LOOKS), and the reading breaking fewest rules is kept."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
         image, card = _working_resolution(image, card)
-        first = self._read_through(image, focal_35mm, card, refinements, dict(timings))
-        broken = self._rules_broken(first)
-        if not broken:
-            return first
-        start = time.perf_counter()
-        second = self._read_through(image, focal_35mm, card, refinements, dict(timings), camera_chroma=True)
-        elapsed = (time.perf_counter() - start) * 1000
-        if self._rules_broken(second) >= broken:
-            first.timings_ms["second look"] = elapsed
-            return first
-        second.timings_ms["second look"] = sum(first.timings_ms.values()) - timings["card"]
-        second.notes.append(f"read a second time, the colours seen another way: the first reading broke "
-                            f"{broken} rule(s), this one {self._rules_broken(second)}")
-        return second
+        best = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        first_broken = broken = self._rules_broken(best)
+        spent = 0.0  # on the readings not kept
+        for look in LOOKS[1:]:
+            if not broken:
+                break
+            start = time.perf_counter()
+            other = self._read_through(image, focal_35mm, card, refinements, dict(timings), look)
+            other_broken = self._rules_broken(other)
+            if other_broken < broken:
+                spent += sum(best.timings_ms.values()) - timings["card"]
+                best, broken = other, other_broken
+            else:
+                spent += (time.perf_counter() - start) * 1000
+        if spent:
+            best.timings_ms["other looks"] = spent
+        if broken < first_broken:
+            best.notes.append(f"read again with the colours seen another way ({best.look.name}): the first "
+                              f"reading broke {first_broken} rule(s), this one {broken}")
+        return best
 
     def _rules_broken(self, reading: PhotoReading) -> int:
         """How many rule warnings the reading's board raises (none for an empty or missing board)."""
@@ -103,19 +120,18 @@ class CastellanReader:
         return len(score_board(reading.board, self.profile.dimensions).warnings)
 
     def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
-                      timings: dict[str, float], camera_chroma: bool = False,
-                      raw_classes: PixelClasses | None = None) -> PhotoReading:
+                      timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None) -> PhotoReading:
         """One reading through the card's lens, refined from the castle up to `refinements` times.
         `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens."""
         with _timed(timings, "segment"):
             view = TableView(image, card)
             if raw_classes is None:
-                ink = view.ink_level if camera_chroma else None
+                ink = view.ink_level if look.camera_chroma else None
                 raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
-        reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes)
+        reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes, look=look)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
@@ -125,8 +141,7 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 # Read again through the corrected lens (the first reading only measured it).
-                return self._read_through(image, focal_35mm, refined, refinements - 1, timings, camera_chroma,
-                                          raw_classes)
+                return self._read_through(image, focal_35mm, refined, refinements - 1, timings, look, raw_classes)
         # Keeps play no part in the lens: read once, through the final lens.
         with _timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading)
