@@ -22,7 +22,9 @@ from tablesight.vision.table_view import Region, TableView
 
 MIN_LEAN_DIFFERENCE_MM = 2.0  # below this the two leans cannot be told apart at all
 LEAN_NOISE_MM = 3.5  # spread of a measured lean around the predicted one (measured on the samples)
-NO_DOUBLE_PRIOR = 0.3  # a player stacks a double keep at most once a game (C8), and mostly does
+# A player stacks a double keep at most once a game (C8): taken here as about one claim in three doubled
+# until it is used, so the more courtyards a colour holds, the likelier one of them is doubled.
+DOUBLED_CLAIM_SHARE = 1 / 3
 MAX_KEEP_AREA_SIDES = 5.0
 MAX_KEEP_ASPECT = 2.5
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
@@ -125,7 +127,8 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
 
 def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
     """Single or double for each keep, decided per colour: a player stacks at most one double keep a
-    game (C8), so the hypotheses are "no double" or "this one keep is the double". Each is weighed by
+    game (C8), so the hypotheses are "no double" or "this one keep is the double", "no double" the less
+    likely the more keeps the colour has (DOUBLED_CLAIM_SHARE). Each is weighed by
     the keeps' measured leans (how far from a single's and a double's, against the measurement's
     noise); a keep whose posterior is not clear either way is marked uncertain."""
     by_colour: dict[str, list[int]] = {}
@@ -136,8 +139,9 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
         measured = [i for i in members if keeps[i].lean_share is not None]
         if not measured:
             continue
-        log_prior_each = math.log((1 - NO_DOUBLE_PRIOR) / len(members))
-        scores = {None: math.log(NO_DOUBLE_PRIOR)}
+        no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
+        log_prior_each = math.log((1 - no_double) / len(members))
+        scores = {None: math.log(no_double)}
         scores.update({i: log_prior_each + _double_evidence(keeps[i]) for i in measured})
         top = max(scores.values())
         weights = {h: math.exp(s - top) for h, s in scores.items()}
