@@ -94,12 +94,14 @@ class CastellanReader:
         image, card = _working_resolution(image, card)
         best = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
         first_broken = broken = self._rules_broken(best)
+        lens_card = best.card
         spent = 0.0  # on the readings not kept
         for look in LOOKS[1:]:
             if not broken:
                 break
             start = time.perf_counter()
-            other = self._read_through(image, focal_35mm, card, refinements, dict(timings), look)
+            # The lens does not depend on how colours are seen: the first reading's (refined) one is reused.
+            other = self._read_through(image, focal_35mm, lens_card, 0, dict(timings), look)
             other_broken = self._rules_broken(other)
             if other_broken < broken:
                 spent += sum(best.timings_ms.values()) - timings["card"]
