@@ -266,14 +266,16 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
 class _TwoLooks:
     """A reader whose two looks at a photo give the boards given (the looks themselves stubbed)."""
 
-    def __init__(self, first, second):
+    def __init__(self, first, second, towers=(0, 0)):
         from tablesight.vision.castellan.reader import LOOKS, CastellanReader, PhotoReading
+        from tablesight.vision.castellan.towers import TowerReading
 
         class Stub(CastellanReader):
             def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None):
                 self.looks.append(look)
-                board = first if look is LOOKS[0] else second
-                return PhotoReading(board, card, timings_ms=timings, look=look)
+                board, count = (first, towers[0]) if look is LOOKS[0] else (second, towers[1])
+                read = [TowerReading(100.0 * i, 0.0, 12.0) for i in range(count)]
+                return PhotoReading(board, card, towers=read, timings_ms=timings, look=look)
 
         self.reader = Stub()
         self.reader.looks = []
@@ -297,3 +299,6 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     assert once.reader.read(image, card=card).board is clean and len(once.reader.looks) == 1
     worse = _TwoLooks(stray_keep, Board((), (), (Keep("red", 0.0, 0.0, False), Keep("blue", 9.0, 9.0, False))))
     assert worse.reader.read(image, card=card).board is stray_keep
+    # A look that breaks no rule because it lost most of the castle is not taken either.
+    lost = _TwoLooks(stray_keep, clean, towers=(10, 2))
+    assert lost.reader.read(image, card=card).board is stray_keep

@@ -46,18 +46,26 @@ class PixelClasses:
 
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
-                    outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None) -> PixelClasses:
+                    outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
+                    shadows_are_table: bool = False) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
-    `ink_level`: as for `colour_features`, with a `table` learnt the same way.
-    `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width."""
+    `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
+    `ink_level`: as for `colour_features`, with a `table` learnt the same way. `shadows_are_table`: any
+    colour the table takes in shade (darker, its chromaticity drifting) is table, not grey plastic —
+    cast shadows on a dark table no longer fatten the walls, but grey pieces darker than a grey table
+    are lost."""
     source = view.image if photo is None else photo
     normalised = view.normalised(source)
     feats = colour_features(normalised, ink_level)
     mm_per_pixel = view.card.mm_per_pixel()
-    by_colour = _closed(grey_mask(feats, table.likelihood(feats)).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
-    by_step = stands_out(feats, table.hue_likelihood(feats)) & (feats.value > 0.07)
+    table_like = table.likelihood(feats)
+    table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
+    if shadows_are_table:
+        table_like = np.maximum(table_like, table_hue)
+    by_colour = _closed(grey_mask(feats, table_like).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    by_step = stands_out(feats, table_hue) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None)
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.

@@ -44,6 +44,7 @@ MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
+KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and keeps
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -53,9 +54,11 @@ class Look:
 
     name: str
     camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
+    shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
 
 
-LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True))
+LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
+         Look("shadows taken for table", shadows_are_table=True))
 
 
 @dataclass
@@ -92,7 +95,7 @@ class CastellanReader:
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
         image, card = _working_resolution(image, card)
-        best = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        best = first = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
         first_broken = broken = self._rules_broken(best)
         lens_card = best.card
         spent = 0.0  # on the readings not kept
@@ -103,7 +106,7 @@ class CastellanReader:
             # The lens does not depend on how colours are seen: the first reading's (refined) one is reused.
             other = self._read_through(image, focal_35mm, lens_card, 0, dict(timings), look)
             other_broken = self._rules_broken(other)
-            if other_broken < broken:
+            if other_broken < broken and _keeps_the_pieces(other, first):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken = other, other_broken
             else:
@@ -129,7 +132,8 @@ class CastellanReader:
             view = TableView(image, card)
             if raw_classes is None:
                 ink = view.ink_level if look.camera_chroma else None
-                raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink)
+                raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
+                                              shadows_are_table=look.shadows_are_table)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
@@ -287,6 +291,13 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
             a, b = reading.towers[w.start], reading.towers[w.end]
             ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
     return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def _keeps_the_pieces(other: PhotoReading, first: PhotoReading) -> bool:
+    """Whether another look still reads most of what the first did: a reading that lost part of the castle
+    breaks fewer rules only because it has less to break them with."""
+    return all(len(b) >= KEPT_PIECES_SHARE * len(a)
+               for a, b in ((first.towers, other.towers), (first.keeps, other.keeps)))
 
 
 def _drop_specks(reading: PhotoReading) -> None:
