@@ -88,23 +88,29 @@ class CastellanReader:
              card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
         """The pieces in a photo. A reading that breaks the rules is more likely a misreading than an
         illegal castle: while the best reading so far breaks some, the photo is read again with its
-        colours seen another way (LOOKS), and the reading breaking fewest rules is kept."""
+        colours seen another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
         image, card = _working_resolution(image, card)
-        best = first = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
-        first_broken = broken = self._rules_broken(best)
-        lens_card = best.card
-        spent = 0.0  # on the readings not kept
+        first = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        return self._looked_again(image, focal_35mm, first, timings)
+
+    def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
+                      timings: dict[str, float]) -> PhotoReading:
+        """The reading breaking fewest rules among the first and the other looks, tried while the best so
+        far breaks some; another look counts only if it still reads most of the first's pieces (one that
+        lost part of the castle breaks fewer rules for that alone). The lens does not depend on how
+        colours are seen: the first reading's (refined) one is reused."""
+        best, broken = first, self._rules_broken(first)
+        first_broken, spent = broken, 0.0  # time spent on the readings not kept
         for look in LOOKS[1:]:
             if not broken:
                 break
             start = time.perf_counter()
-            # The lens does not depend on how colours are seen: the first reading's (refined) one is reused.
-            other = self._read_through(image, focal_35mm, lens_card, 0, dict(timings), look)
+            other = self._read_through(image, focal_35mm, first.card, 0, dict(timings), look)
             other_broken = self._rules_broken(other)
             if other_broken < broken and _keeps_the_pieces(other, first):
                 spent += sum(best.timings_ms.values()) - timings["card"]
