@@ -302,3 +302,20 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     # A look that breaks no rule because it lost most of the castle is not taken either.
     lost = _TwoLooks(stray_keep, clean, towers=(10, 2))
     assert lost.reader.read(image, card=card).board is stray_keep
+
+
+def test_walls_fattened_by_shadows_on_a_dark_table_are_read_again_with_shadows_taken_for_table():
+    import json
+    from pathlib import Path
+
+    from tablesight.inputs import read_photo
+    from tablesight.vision.castellan.reader import CastellanReader
+
+    photo = Path(__file__).parents[1] / "samples/castellan/photos/photo-053.jpg"  # navy table, daylight
+    truth = json.loads(photo.with_suffix(".truth.json").read_text())
+    reading = CastellanReader().read(read_photo(photo).image)
+    # The usual look reads towers in the middle of long walls (their shadows taken for plastic).
+    assert reading.look.shadows_are_table
+    assert any("shadows taken for table" in note for note in reading.notes)
+    assert len(reading.board.towers) == len(truth["board"]["towers"])
+    assert len(reading.board.walls) == len(truth["board"]["walls"])
