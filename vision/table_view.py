@@ -57,8 +57,11 @@ class TableView:
         # Paper white → 1, ink black → 0 in each channel: exposure and white balance from the card.
         self.gain = (1.0 / span).astype(np.float32)
         self.offset = (-black / span).astype(np.float32)
-        # The card's ink in the camera's own levels, per channel (in card units the ink is 0).
-        self.ink_level = (black / span).astype(np.float32)
+
+    @property
+    def ink_level(self) -> np.ndarray:
+        """The card's ink in the camera's own levels, per channel (in card units the ink is 0)."""
+        return -self.offset
 
     @cached_property
     def image(self) -> np.ndarray:

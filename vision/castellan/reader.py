@@ -221,10 +221,11 @@ class CastellanReader:
         found = hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps, self.profile)
         added = set()
         for hidden in found:
-            added.add(len(reading.towers))
+            index = len(reading.towers)
+            added.add(index)
             reading.towers.append(TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True))
             for i in hidden.walls:
-                reading.walls[i] = replace(reading.walls[i], end=len(reading.towers) - 1, open_point=None)
+                reading.walls[i] = replace(reading.walls[i], end=index, open_point=None)
             reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
                                  f"{hidden.keep.color} keep, was inferred from the {len(hidden.walls)} walls "
                                  f"ending there — check it")
