@@ -15,12 +15,16 @@ import numpy as np
 
 from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
+from tablesight.calibration.card_squares import find_card_by_squares
 
 MIN_CORNERS = 6
 # A card mostly out of the frame: this few corners, with their markers' corners, still place the table,
 # but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
 MIN_PARTIAL_CORNERS = 4
 CLIPPED = 248.0
+SQUARES_CORNER_SLACK = 0.15  # share of a square a corner placed by the black squares may move when refined
+SQUARES_PLANE_SLACK = 0.03  # ... and off the homography through the others by this share
+SQUARES_ENLARGEMENTS, SQUARES_ENLARGED_MAX_SIDE = (2.0, 3.0), 4000
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
 DETECTION_MAX_SIDE = 1600
 # A straight-down view hides the focal length; below this tilt it is not read from the card.
@@ -81,16 +85,21 @@ SOFT_TRIES = (DetectionTry(0.3, 7.0), DetectionTry(0.3, 4.0))
 
 
 def _detector(soft: DetectionTry | None = None) -> cv2.aruco.CharucoDetector:
-    params = cv2.aruco.DetectorParameters()
-    params.minMarkerPerimeterRate = 0.008  # cards down to ~1/12 of the frame width
-    params.adaptiveThreshWinSizeMax = 53
+    params = _detector_parameters()
     if soft is not None:
         params.adaptiveThreshConstant = soft.threshold_constant
         params.perspectiveRemoveIgnoredMarginPerCell = soft.bit_margin
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     charuco = cv2.aruco.CharucoParameters()
     charuco.tryRefineMarkers = True
     return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
+
+
+def _detector_parameters() -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.008  # cards down to ~1/12 of the frame width
+    params.adaptiveThreshWinSizeMax = 53
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return params
 
 
 def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS
@@ -111,7 +120,8 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
-    found = _detect_any_way(grey, MIN_CORNERS) or _detect_any_way(grey, MIN_PARTIAL_CORNERS)
+    found = (_detect_any_way(grey, MIN_CORNERS) or _detect_by_squares(grey)
+             or _detect_any_way(grey, MIN_PARTIAL_CORNERS))
     if found is None:
         return None
     pixels, ids, markers, marker_ids = found
@@ -142,6 +152,47 @@ def _detect_any_way(grey: np.ndarray, min_corners: int):
         if found is not None:
             return found
     return None
+
+
+def _detect_by_squares(grey: np.ndarray):
+    """The card by its black squares where no marker could be read (see `card_squares`): on the copy
+    reduced to DETECTION_MAX_SIDE, the photo as it is, then enlarged (a small card's squares touch at
+    their corners and merge into one outline at the photo's own size); corners kept where the photo
+    shows one."""
+    reduced = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
+    enlarged = [f for f in SQUARES_ENLARGEMENTS if f * max(grey.shape) <= SQUARES_ENLARGED_MAX_SIDE]
+    for scale in sorted({reduced, 1.0}) + enlarged:
+        interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interpolation) if scale != 1.0 else grey
+        markers = cv2.aruco.ArucoDetector(charuco_board().getDictionary(), _detector_parameters())
+        _, _, outlines = markers.detectMarkers(small)
+        found = find_card_by_squares(small, list(outlines))
+        if found is not None:
+            return _held_corners(grey, found[0] / scale, found[1])
+    return None
+
+
+def _held_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray):
+    """Corners placed by the black squares, refined on the photo; those the refinement carries away are
+    dropped (where the card is hidden, by a hand or a piece on it, no corner holds it)."""
+    square_px = _square_size_px(pixels, ids)
+    # A blurred saddle is still found at its centre, given a window of a good part of the square.
+    window = int(np.clip(square_px / 4, 2, 20))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.01)
+    refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).astype(np.float32).copy(), (window, window), (-1, -1),
+                               criteria).reshape(-1, 2)
+    held = np.linalg.norm(refined - pixels, axis=1) < SQUARES_CORNER_SLACK * square_px
+    if held.sum() < MIN_CORNERS:
+        return None
+    # ... and those off the card's plane through the others (one caught by a marker's corner nearby).
+    table = board_object_points()[ids, :2]
+    _, inliers = cv2.findHomography(table[held], refined[held], cv2.RANSAC, max(1.0, SQUARES_PLANE_SLACK * square_px))
+    if inliers is None:
+        return None
+    held[np.flatnonzero(held)[inliers.ravel() == 0]] = False
+    if held.sum() < MIN_CORNERS:
+        return None
+    return refined[held], ids[held], np.zeros((0, 2), np.float32), np.zeros(0, int)
 
 
 def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):

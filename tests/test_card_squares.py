@@ -1,0 +1,74 @@
+"""Finding the card by its black squares when no marker can be read: a soft photo, a small card."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tablesight.calibration import card_detection
+from tablesight.calibration.card import SQUARE_MM, SQUARES, board_image
+from tablesight.calibration.card_detection import find_card_points
+
+PHOTOS = Path(__file__).parents[1] / "samples/castellan/photos"
+
+
+def _grey(name: str) -> np.ndarray:
+    return cv2.cvtColor(cv2.imread(str(PHOTOS / name)), cv2.COLOR_BGR2GRAY)
+
+
+def _corners_by_id(found) -> dict[int, np.ndarray]:
+    return dict(zip(found[1].tolist(), found[0], strict=True))
+
+
+@pytest.fixture(scope="module")
+def sharp_and_soft():
+    sharp = _grey("photo-002.jpg")
+    return sharp, cv2.GaussianBlur(sharp, (0, 0), 2.5)
+
+
+def test_a_card_too_soft_for_its_markers_is_found_by_its_squares(sharp_and_soft):
+    sharp, soft = sharp_and_soft
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(card_detection, "_detect_by_squares", lambda grey: None)
+        assert find_card_points(soft) is None  # no marker can be read
+    found = find_card_points(soft)
+    assert found is not None and len(found[1]) >= 12
+    truth = _corners_by_id(find_card_points(sharp))
+    errors = [np.linalg.norm(truth[i] - p) for i, p in _corners_by_id(found).items()]
+    assert np.median(errors) < 1.0 and max(errors) < 3.0
+
+
+def test_the_card_turned_half_round_is_read_the_right_way_round(sharp_and_soft):
+    """The checker looks the same turned half round: the markers' blurred patterns decide."""
+    sharp, soft = sharp_and_soft
+    h, w = soft.shape
+    found = find_card_points(np.ascontiguousarray(soft[::-1, ::-1]))
+    assert found is not None
+    truth = _corners_by_id(find_card_points(sharp))
+    for i, p in _corners_by_id(found).items():
+        assert np.linalg.norm(truth[i] - (np.array([w - 1, h - 1]) - p)) < 3.0
+
+
+def test_a_small_card_is_found_by_its_squares():
+    small = cv2.resize(_grey("photo-010.jpg"), None, fx=0.33, fy=0.33, interpolation=cv2.INTER_AREA)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(card_detection, "_detect_by_squares", lambda grey: None)
+        assert find_card_points(small) is None
+    found = find_card_points(small)
+    assert found is not None and len(found[1]) >= 12
+
+
+def test_a_checker_without_the_cards_markers_is_not_a_card():
+    """Black squares laid out as the card's, its white squares empty (a chess board, a tiled box): the
+    markers, not the checker, make the card."""
+    px_per_mm = 1.0
+    checker = board_image(px_per_mm)
+    for r in range(SQUARES[1]):
+        for c in range(SQUARES[0]):
+            if (r + c) % 2:
+                x, y = int(c * SQUARE_MM * px_per_mm), int(r * SQUARE_MM * px_per_mm)
+                checker[y:y + int(SQUARE_MM * px_per_mm), x:x + int(SQUARE_MM * px_per_mm)] = 255
+    frame = np.full((720, 1280), 230, np.uint8)
+    frame[200:200 + checker.shape[0], 400:400 + checker.shape[1]] = checker
+    assert find_card_points(cv2.GaussianBlur(frame, (0, 0), 1.5)) is None
