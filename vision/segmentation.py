@@ -47,7 +47,7 @@ def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None)
     levels. In card units a dark saturated colour (a green keep on green felt) is darker than the ink in
     its weak channels, which clip to 0, and all such colours share one chromaticity; the camera's levels
     keep them apart (at the price of greying dark colours a little)."""
-    n = np.clip(normalised, 0.0, 1.6, dtype=np.float32)
+    n = _clipped(normalised)
     b, g, r = cv2.split(n)
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
@@ -65,6 +65,16 @@ def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None)
     vb = np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
     key = (rb * BINS[1] + gb) * BINS[2] + vb
     return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, key)
+
+
+def _clipped(normalised: np.ndarray) -> np.ndarray:
+    return np.clip(normalised, 0.0, 1.6, dtype=np.float32)
+
+
+def brightness(normalised: np.ndarray) -> np.ndarray:
+    """`ColourFeatures.value` alone (the mean of the clipped normalised channels)."""
+    b, g, r = cv2.split(_clipped(normalised))
+    return cv2.add(cv2.add(b, g), r) * (1.0 / 3.0)
 
 
 class TableModel:
@@ -176,42 +186,80 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2, 
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
 
-def brightness_steps(feats: ColourFeatures) -> tuple[np.ndarray, float]:
-    """How much brighter (+) or darker (-) each pixel is than the table's smooth light there, in
-    stops, and the table's own spread of such steps (its grain, pattern and noise).
+@dataclass(frozen=True)
+class TableLight:
+    """The light over the table: a smooth surface of log brightness over the photo (lamp fall-off,
+    vignetting), and the table's own spread of brightness around it (its grain, pattern and noise).
 
-    The light over a table varies smoothly (lamp fall-off, vignetting): a quadratic surface of log
-    brightness is fitted to the whole photo, refitting without what strays far from it (the pieces,
+    Fitted as a quadratic to the whole photo, refitting without what strays far from it (the pieces,
     the card, clutter), so a dense castle does not pull it down."""
+
+    coef: np.ndarray
+    sigma: float
+    shape: tuple[int, int]  # the photo's (height, width), which the surface's coordinates are shares of
+
+    @classmethod
+    def fit(cls, value: np.ndarray) -> TableLight:
+        """From the brightness (`ColourFeatures.value`) of the whole photo."""
+        return cls.fit_sampled(value[::light_step(value.shape), ::light_step(value.shape)], value.shape)
+
+    @classmethod
+    def fit_sampled(cls, sampled_value: np.ndarray, shape: tuple[int, int]) -> TableLight:
+        """From every `light_step(shape)`-th pixel's brightness each way (all the fit ever looks at) of a
+        photo of `shape`."""
+        h, w = shape
+        step = light_step(shape)
+        ys, xs = np.mgrid[0:h:step, 0:w:step]
+        design = _quadratic_terms(xs.ravel() / w, ys.ravel() / h)
+        sample = np.log2(np.maximum(sampled_value, 1 / 64)).ravel()
+        inliers = np.ones(sample.shape, bool)
+        sigma = 1.0
+        for _ in range(4):
+            coef, *_ = np.linalg.lstsq(design[inliers], sample[inliers], rcond=None)
+            residual = sample - design @ coef
+            sigma = max(1.4826 * float(np.median(np.abs(residual[inliers]))), 0.01)
+            inliers = np.abs(residual) < 2.5 * sigma
+        return cls(coef, sigma, (h, w))
+
+    def surface(self, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """Log brightness of the light at each pixel of the photo, or of its `window` (x0, y0, x1, y1).
+        The surface is smooth: evaluated on a coarse grid and enlarged."""
+        h, w = self.shape
+        gy, gx = np.mgrid[0:65, 0:65] / 64.0
+        coarse = (_quadratic_terms(gx.ravel(), gy.ravel()) @ self.coef).reshape(65, 65).astype(np.float32)
+        whole = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+        if window is None:
+            return whole
+        x0, y0, x1, y1 = window
+        return whole[y0:y1, x0:x1]
+
+
+def light_step(shape: tuple[int, ...]) -> int:
+    """The sampling step of the light's fit: about 160 samples along the photo's longer side."""
+    return max(1, max(shape[:2]) // 160)
+
+
+def brightness_steps(feats: ColourFeatures, light: TableLight | None = None,
+                     window: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, float]:
+    """How much brighter (+) or darker (-) each pixel is than the table's smooth light there, in
+    stops, and the table's own spread of such steps. `light`: fitted to the whole photo when `feats`
+    are of its `window` only; else fitted to `feats`."""
+    light = light or TableLight.fit(feats.value)
     log_value = np.log2(np.maximum(feats.value, 1 / 64))
-    h, w = log_value.shape
-    step = max(1, max(h, w) // 160)
-    ys, xs = np.mgrid[0:h:step, 0:w:step]
-    design = _quadratic_terms(xs.ravel() / w, ys.ravel() / h)
-    sample = log_value[::step, ::step].ravel()
-    inliers = np.ones(sample.shape, bool)
-    sigma = 1.0
-    for _ in range(4):
-        coef, *_ = np.linalg.lstsq(design[inliers], sample[inliers], rcond=None)
-        residual = sample - design @ coef
-        sigma = max(1.4826 * float(np.median(np.abs(residual[inliers]))), 0.01)
-        inliers = np.abs(residual) < 2.5 * sigma
-    # The surface is smooth: evaluated on a coarse grid and enlarged.
-    gy, gx = np.mgrid[0:65, 0:65] / 64.0
-    coarse = (_quadratic_terms(gx.ravel(), gy.ravel()) @ coef).reshape(65, 65).astype(np.float32)
-    surface = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
-    return log_value.astype(np.float32) - surface, sigma
+    return log_value.astype(np.float32) - light.surface(window), light.sigma
 
 
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
 
 
-def stands_out(feats: ColourFeatures, table_hue: np.ndarray) -> np.ndarray:
+def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight | None = None,
+               window: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """Unsaturated pixels that step away from the table's light further than the table ever does:
     pieces on a table of their own colour, which colour alone cannot tell apart. A darker step of
-    the table's own hue is a shadow (cast by the pieces), not plastic."""
-    steps, sigma = brightness_steps(feats)
+    the table's own hue is a shadow (cast by the pieces), not plastic. `light`, `window`: as for
+    `brightness_steps`."""
+    steps, sigma = brightness_steps(feats, light, window)
     level = max(MIN_STEP_STOPS, 4.0 * sigma)
     brighter = steps > level
     darker_not_table = (steps < -level) & (table_hue < 8.0)

@@ -19,10 +19,13 @@ import numpy as np
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.segmentation import (
+    TableLight,
     TableModel,
+    brightness,
     colour_features,
     grey_mask,
     keep_masks,
+    light_step,
     stands_out,
     table_likeness,
 )
@@ -47,7 +50,7 @@ class PixelClasses:
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
                     outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
-                    shadows_are_table: bool = False) -> PixelClasses:
+                    shadows_are_table: bool = False, window: tuple[int, int, int, int] | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -55,24 +58,41 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     `ink_level`: as for `colour_features`, with a `table` learnt the same way. `shadows_are_table`: any
     colour the table takes in shade (darker, its chromaticity drifting) is table, not grey plastic —
     cast shadows on a dark table no longer fatten the walls, but grey pieces darker than a grey table
-    are lost."""
+    are lost. `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
+    photo read again where its castle is already known)."""
     source = view.image if photo is None else photo
-    normalised = view.normalised(source)
-    feats = colour_features(normalised, ink_level)
+    x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
+    feats = colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level)
     mm_per_pixel = view.card.mm_per_pixel()
     table_like = table.likelihood(feats)
     table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
     by_colour = _closed(grey_mask(feats, table_like).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
-    by_step = stands_out(feats, table_hue) & (feats.value > 0.07)
-    to_table = _pixel_to_table(view, distorted=photo is not None)
+    # The table's light is fitted to the whole photo, however little of it is classified.
+    step = light_step(source.shape)
+    light = TableLight.fit_sampled(brightness(view.normalised(source[::step, ::step])), source.shape[:2])
+    by_step = stands_out(feats, table_hue, light, window) & (feats.value > 0.07)
+    to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
     reach = max(1, int(round(1.5 / mm_per_pixel)))
     keeps = keep_masks(feats, table_likeness(feats, table, reach), table_likeness(feats, table, reach, shaded=True),
                        int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2))
-    return PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+    classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
+    return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _placed(part: PixelClasses, window: tuple[int, int, int, int], shape: tuple[int, int]) -> PixelClasses:
+    """Classes of a window of the photo, put in place in masks of the whole photo."""
+    x0, y0, x1, y1 = window
+
+    def whole(mask: np.ndarray) -> np.ndarray:
+        out = np.zeros(shape, np.uint8)
+        out[y0:y1, x0:x1] = mask
+        return out
+
+    return PixelClasses(whole(part.grey), {c: whole(m) for c, m in part.keeps.items()})
 
 
 def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
@@ -107,12 +127,15 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
     return closed
 
 
-def _pixel_to_table(view: TableView, distorted: bool) -> Callable[[np.ndarray], np.ndarray]:
-    """Pixels of the photo as taken (`distorted`) or of the view's undistorted image → table mm."""
+def _pixel_to_table(view: TableView, distorted: bool, origin: tuple[int, int] = (0, 0)
+                    ) -> Callable[[np.ndarray], np.ndarray]:
+    """Pixels of the photo as taken (`distorted`) or of the view's undistorted image → table mm;
+    `origin`: where the pixels' (0, 0) is in that photo (a window of it)."""
+    shift = np.asarray(origin, np.float64)
     if distorted:
-        return lambda pixels: view.pose.table_point(pixels, 0.0)
+        return lambda pixels: view.pose.table_point(pixels + shift, 0.0)
     inverse = np.linalg.inv(view.plane_homography(0.0))
-    return lambda pixels: cv2.perspectiveTransform(pixels.reshape(-1, 1, 2), inverse).reshape(-1, 2)
+    return lambda pixels: cv2.perspectiveTransform((pixels + shift).reshape(-1, 1, 2), inverse).reshape(-1, 2)
 
 
 def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:

@@ -103,14 +103,17 @@ class CastellanReader:
         """The reading breaking fewest rules among the first and the other looks, tried while the best so
         far breaks some; another look counts only if it still reads most of the first's pieces (one that
         lost part of the castle breaks fewer rules for that alone). The lens does not depend on how
-        colours are seen: the first reading's (refined) one is reused."""
+        colours are seen: the first reading's (refined) one and its view are reused, and only the part
+        of the photo around the first reading's castle is seen again."""
         best, broken = first, self._rules_broken(first)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
+        window = self._castle_window(first, image.shape)
         for look in LOOKS[1:]:
-            if not broken:
+            if not broken or window is None:
                 break
             start = time.perf_counter()
-            other = self._read_through(image, focal_35mm, first.card, 0, dict(timings), look)
+            other = self._read_through(image, focal_35mm, first.card, 0, dict(timings), look, view=first.view,
+                                       window=window)
             other_broken = self._rules_broken(other)
             if other_broken < broken and _keeps_the_pieces(other, first):
                 spent += sum(best.timings_ms.values()) - timings["card"]
@@ -124,6 +127,20 @@ class CastellanReader:
                               f"reading broke {first_broken} rule(s), this one {broken}")
         return best
 
+    def _castle_window(self, reading: PhotoReading, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """The part of the photo (x0, y0, x1, y1 pixels, as taken) showing the reading's castle window
+        from the table up to a double keep's top, or None without a window."""
+        if reading.region is None or reading.card is None:
+            return None
+        r = reading.region
+        corners = np.array([[r.x0, r.y0], [r.x1, r.y0], [r.x1, r.y1], [r.x0, r.y1]])
+        top = max(self.profile.tower_height, 2 * self.profile.keep_height)
+        pixels = np.vstack([reading.card.pose.project(corners, h) for h in (0.0, top)])
+        h, w = shape[:2]
+        x0, y0 = np.clip(np.floor(pixels.min(axis=0)).astype(int), 0, [w, h])
+        x1, y1 = np.clip(np.ceil(pixels.max(axis=0)).astype(int) + 1, 0, [w, h])
+        return (int(x0), int(y0), int(x1), int(y1)) if x1 > x0 and y1 > y0 else None
+
     def _rules_broken(self, reading: PhotoReading) -> int:
         """How many rule warnings the reading's board raises (none for an empty or missing board)."""
         if reading.board is None:
@@ -131,15 +148,18 @@ class CastellanReader:
         return len(score_board(reading.board, self.profile.dimensions).warnings)
 
     def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
-                      timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None) -> PhotoReading:
+                      timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
+                      view: TableView | None = None, window: tuple[int, int, int, int] | None = None) -> PhotoReading:
         """One reading through the card's lens, refined from the castle up to `refinements` times.
-        `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens."""
+        `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens.
+        `view`: the photo through this card, if already made; `window`: only this part of the photo
+        (x0, y0, x1, y1 pixels) is classified."""
         with _timed(timings, "segment"):
-            view = TableView(image, card)
+            view = view or TableView(image, card)
             if raw_classes is None:
                 ink = view.ink_level if look.camera_chroma else None
                 raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
-                                              shadows_are_table=look.shadows_are_table)
+                                              shadows_are_table=look.shadows_are_table, window=window)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
