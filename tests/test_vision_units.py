@@ -269,13 +269,17 @@ class _TwoLooks:
     def __init__(self, first, second, towers=(0, 0)):
         from tablesight.vision.castellan.reader import LOOKS, CastellanReader, PhotoReading
         from tablesight.vision.castellan.towers import TowerReading
+        from tablesight.vision.table_view import Region
 
         class Stub(CastellanReader):
-            def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None):
+            def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
+                              view=None, window=None):
                 self.looks.append(look)
                 board, count = (first, towers[0]) if look is LOOKS[0] else (second, towers[1])
                 read = [TowerReading(100.0 * i, 0.0, 12.0) for i in range(count)]
-                return PhotoReading(board, card, towers=read, timings_ms=timings, look=look)
+                x, y = card.pose.table_point(np.array([[200.0, 150.0]]), 0.0)[0]  # the photo's middle
+                region = Region(x - 50.0, y - 50.0, x + 50.0, y + 50.0, 1.0)
+                return PhotoReading(board, card, region, towers=read, timings_ms=timings, look=look)
 
         self.reader = Stub()
         self.reader.looks = []
@@ -319,3 +323,31 @@ def test_walls_fattened_by_shadows_on_a_dark_table_are_read_again_with_shadows_t
     assert any("shadows taken for table" in note for note in reading.notes)
     assert len(reading.board.towers) == len(truth["board"]["towers"])
     assert len(reading.board.walls) == len(truth["board"]["walls"])
+
+
+def test_a_window_of_the_photo_is_classified_as_the_whole_photo_is_there():
+    """Other looks classify only the castle's part of the photo: inside it, as the whole photo would be
+    (the table's light is still fitted to the whole photo); outside it, nothing."""
+    from pathlib import Path
+
+    from tablesight.calibration.card_detection import find_card
+    from tablesight.vision.castellan.carving import classify_pixels
+    from tablesight.vision.segmentation import TableModel
+    from tablesight.vision.table_view import TableView
+
+    photo = cv2.imread(str(Path(__file__).parents[1] / "samples/castellan/photos/photo-003.jpg"))
+    view = TableView(photo, find_card(photo))
+    table = TableModel.learn(view)
+    whole = classify_pixels(view, table, photo=photo)
+    h, w = photo.shape[:2]
+    window = (w // 4, h // 4, 3 * w // 4, 3 * h // 4)
+    part = classify_pixels(view, table, photo=photo, window=window)
+    x0, y0, x1, y1 = window
+    inner = (slice(y0 + 20, y1 - 20), slice(x0 + 20, x1 - 20))  # morphology near the window's edge may differ
+    assert whole.grey[inner].any()
+    assert np.mean(whole.grey[inner] == part.grey[inner]) > 0.995
+    for colour, mask in whole.keeps.items():
+        assert np.mean(mask[inner] == part.keeps[colour][inner]) > 0.995
+    outside = part.grey.copy()
+    outside[y0:y1, x0:x1] = 0
+    assert not outside.any()
