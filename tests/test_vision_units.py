@@ -351,3 +351,25 @@ def test_a_window_of_the_photo_is_classified_as_the_whole_photo_is_there():
     outside = part.grey.copy()
     outside[y0:y1, x0:x1] = 0
     assert not outside.any()
+
+
+def test_another_look_may_lose_keeps_the_rules_put_nowhere_but_not_those_in_place():
+    """The table's colour in the walls' shadows read as keeps (outside every courtyard, or beside another
+    colour's keep): a look that does not see them is taken, though it reads far fewer keeps."""
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0)]
+    towers = tuple(Tower(f"t{i}", x, y) for i, (x, y) in enumerate(corners))
+    walls = tuple(Wall(f"w{i}", "short", (f"t{i}", f"t{(i + 1) % 4}"), None, None) for i in range(4))
+    claimed = Keep("red", 32.0, 32.0, False)
+    shadows = tuple(Keep("green", x, y, False) for x, y in ((-40.0, 10.0), (110.0, 30.0), (30.0, -45.0)))
+    image = np.zeros((300, 400, 3), np.uint8)
+    card = virtual_card(image, 1.0)
+    seen_in_shadows = Board(towers, walls, (claimed, *shadows))
+    clean = Board(towers, walls, (claimed,))
+    assert _TwoLooks(seen_in_shadows, clean, towers=(4, 4)).reader.read(image, card=card).board is clean
+    # A look that lost the claimed keep is still not taken, however few rules it breaks.
+    unclaimed = Board(towers, walls, ())
+    fewer = _TwoLooks(Board(towers, walls, (claimed, *shadows[:2])), unclaimed, towers=(4, 4))  # 2 rules broken, 1
+    assert fewer.reader.read(image, card=card).board is not unclaimed

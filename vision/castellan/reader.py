@@ -14,7 +14,7 @@ from tablesight.calibration.camera import Lens
 from tablesight.calibration.card_detection import CardDetection, find_card, virtual_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.scoring.castellan.report import score_board
+from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -105,7 +105,8 @@ class CastellanReader:
         lost part of the castle breaks fewer rules for that alone). The lens does not depend on how
         colours are seen: the first reading's (refined) one and its view are reused, and only the part
         of the photo around the first reading's castle is seen again."""
-        best, broken = first, self._rules_broken(first)
+        first_report = self._report(first)
+        best, broken = first, _rules_broken(first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         window = self._castle_window(first, image.shape)
         for look in LOOKS[1:]:
@@ -114,8 +115,9 @@ class CastellanReader:
             start = time.perf_counter()
             other = self._read_through(image, focal_35mm, first.card, 0, dict(timings), look, view=first.view,
                                        window=window)
-            other_broken = self._rules_broken(other)
-            if other_broken < broken and _keeps_the_pieces(other, first):
+            other_report = self._report(other)
+            other_broken = _rules_broken(other_report)
+            if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken = other, other_broken
             else:
@@ -141,11 +143,9 @@ class CastellanReader:
         x1, y1 = np.clip(np.ceil(pixels.max(axis=0)).astype(int) + 1, 0, [w, h])
         return (int(x0), int(y0), int(x1), int(y1)) if x1 > x0 and y1 > y0 else None
 
-    def _rules_broken(self, reading: PhotoReading) -> int:
-        """How many rule warnings the reading's board raises (none for an empty or missing board)."""
-        if reading.board is None:
-            return 0
-        return len(score_board(reading.board, self.profile.dimensions).warnings)
+    def _report(self, reading: PhotoReading) -> Report | None:
+        """The reading's board scored (None without a board)."""
+        return None if reading.board is None else score_board(reading.board, self.profile.dimensions)
 
     def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
@@ -320,11 +320,25 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
     return float(np.median(ratios)) if len(ratios) >= 3 else None
 
 
-def _keeps_the_pieces(other: PhotoReading, first: PhotoReading) -> bool:
+def _rules_broken(report: Report | None) -> int:
+    """How many rule warnings a reading's report raises (none for an empty or missing board)."""
+    return 0 if report is None else len(report.warnings)
+
+
+def _keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: PhotoReading,
+                      first_report: Report | None) -> bool:
     """Whether another look still reads most of what the first did: a reading that lost part of the castle
-    breaks fewer rules only because it has less to break them with."""
-    return all(len(b) >= KEPT_PIECES_SHARE * len(a)
-               for a, b in ((first.towers, other.towers), (first.keeps, other.keeps)))
+    breaks fewer rules only because it has less to break them with. Of the keeps, those the first
+    reading put where the rules allow count (one colour to a courtyard); keeps it read outside every
+    courtyard or beside another colour's are what another look may well lose (the table's colour in
+    the walls' shadows read as keeps)."""
+    return (len(other.towers) >= KEPT_PIECES_SHARE * len(first.towers)
+            and _keeps_in_place(other_report) >= KEPT_PIECES_SHARE * _keeps_in_place(first_report))
+
+
+def _keeps_in_place(report: Report | None) -> int:
+    """Keeps alone with their colour in a courtyard."""
+    return 0 if report is None else sum(len(y.keeps) for y in report.courtyards if len(y.colours) == 1)
 
 
 def _drop_specks(reading: PhotoReading) -> None:
