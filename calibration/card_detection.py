@@ -8,6 +8,7 @@ perspective, and the paper's white and the ink's black for exposure and white ba
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import cv2
@@ -120,8 +121,7 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
-    found = (_detect_any_way(grey, MIN_CORNERS) or _detect_by_squares(grey)
-             or _detect_any_way(grey, MIN_PARTIAL_CORNERS))
+    found = _detect_any_way(grey)
     if found is None:
         return None
     pixels, ids, markers, marker_ids = found
@@ -144,14 +144,23 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
 
 
-def _detect_any_way(grey: np.ndarray, min_corners: int):
-    """The first of the tries that shows `min_corners`: as usual, then as for a soft photo; each on the
-    photo reduced, as it is, then sharpened."""
-    for soft in (None, *SOFT_TRIES):
-        found = _detect_reduced_then_full(grey, soft, min_corners) or _detect_on_sharpened(grey, soft, min_corners)
-        if found is not None:
+def _detect_any_way(grey: np.ndarray):
+    """The first try that shows MIN_CORNERS (see `_tries`); else the card by its squares; else the first
+    try that showed MIN_PARTIAL_CORNERS (a card mostly out of the frame)."""
+    partial = None
+    for found in _tries(grey):
+        if found is not None and len(found[1]) >= MIN_CORNERS:
             return found
-    return None
+        partial = partial or found
+    return _detect_by_squares(grey) or partial
+
+
+def _tries(grey: np.ndarray) -> Iterator:
+    """Each way of looking for the markers in turn, as usual then as for a soft photo: on the photo
+    reduced, as it is, then sharpened; each gives what it found (at least MIN_PARTIAL_CORNERS) or None."""
+    for soft in (None, *SOFT_TRIES):
+        yield from _reduced_then_full(grey, soft)
+        yield from _sharpened(grey, soft)
 
 
 def _detect_by_squares(grey: np.ndarray):
@@ -195,33 +204,31 @@ def _held_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray):
     return refined[held], ids[held], np.zeros((0, 2), np.float32), np.zeros(0, int)
 
 
-def _detect_reduced_then_full(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):
+def _reduced_then_full(grey: np.ndarray, soft: DetectionTry | None) -> Iterator:
     """The card on a copy reduced to DETECTION_MAX_SIDE (fast, and a soft photo's blur shrinks with
-    it), else on the photo as it is."""
+    it), then on the photo as it is."""
     scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     if scale < 1.0:
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = _detect_corners(small, soft, min_corners)
-        if found is not None:
-            return (found[0] / scale, found[1], found[2] / scale, found[3])
-    return _detect_corners(grey, soft, min_corners)
+        yield _scaled(_detect_corners(small, soft, MIN_PARTIAL_CORNERS), scale)
+    yield _detect_corners(grey, soft, MIN_PARTIAL_CORNERS)
 
 
-def _detect_on_sharpened(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS):
+def _sharpened(grey: np.ndarray, soft: DetectionTry | None) -> Iterator:
     """Further tries for a soft or small card: the photo sharpened (unsharp mask, stronger each time),
-    also enlarged twice (a marker's bits a pixel or two wide), positions brought back to the photo."""
+    then also enlarged twice (a marker's bits a pixel or two wide), positions brought back to the photo."""
     blurred = cv2.GaussianBlur(grey, (0, 0), 2.0)
     for amount in SHARPENING:
         sharp = cv2.addWeighted(grey, 1.0 + amount, blurred, -amount, 0)
-        found = _detect_corners(sharp, soft, min_corners)
-        if found is None and max(grey.shape) <= ENLARGE_MAX_SIDE:
+        yield _detect_corners(sharp, soft, MIN_PARTIAL_CORNERS)
+        if max(grey.shape) <= ENLARGE_MAX_SIDE:
             enlarged = cv2.resize(sharp, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
-            found = _detect_corners(enlarged, soft, min_corners)
-            if found is not None:
-                found = (found[0] / 2.0, found[1], found[2] / 2.0, found[3])
-        if found is not None:
-            return found
-    return None
+            yield _scaled(_detect_corners(enlarged, soft, MIN_PARTIAL_CORNERS), 2.0)
+
+
+def _scaled(found, scale: float):
+    """Corners found on a copy resized by `scale`, in the photo's pixels."""
+    return None if found is None else (found[0] / scale, found[1], found[2] / scale, found[3])
 
 
 def _square_size_px(pixels: np.ndarray, ids: np.ndarray) -> float:
