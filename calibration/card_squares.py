@@ -5,8 +5,9 @@ a pixel or two wide and blur into each other: ArUco reads no bit and finds no ma
 18 black squares, four times a cell wide and solid, are still outlined (ArUco finds and rejects
 them). Their checker layout names them: each outline in turn is taken for each black square at each
 turn, and the card placed that way that puts most other outlines on black squares wins. The checker
-looks the same turned half round; which way round the card lies is read from the markers' blurred
-patterns, comparing the photo with the card drawn both ways.
+looks the same turned half round, and shifted by whole squares where only part of it is outlined;
+which way round and where the card lies is read from the markers' blurred patterns, comparing the
+photo with the card drawn each way.
 """
 
 from __future__ import annotations
