@@ -170,10 +170,10 @@ def _detect_by_squares(grey: np.ndarray):
     shows one."""
     reduced = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     enlarged = [f for f in SQUARES_ENLARGEMENTS if f * max(grey.shape) <= SQUARES_ENLARGED_MAX_SIDE]
+    markers = cv2.aruco.ArucoDetector(charuco_board().getDictionary(), _detector_parameters())
     for scale in sorted({reduced, 1.0}) + enlarged:
         interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interpolation) if scale != 1.0 else grey
-        markers = cv2.aruco.ArucoDetector(charuco_board().getDictionary(), _detector_parameters())
         _, _, outlines = markers.detectMarkers(small)
         found = find_card_by_squares(small, list(outlines))
         if found is not None:

@@ -71,12 +71,6 @@ def _clipped(normalised: np.ndarray) -> np.ndarray:
     return np.clip(normalised, 0.0, 1.6, dtype=np.float32)
 
 
-def brightness(normalised: np.ndarray) -> np.ndarray:
-    """`ColourFeatures.value` alone (the mean of the clipped normalised channels)."""
-    b, g, r = cv2.split(_clipped(normalised))
-    return cv2.add(cv2.add(b, g), r) * (1.0 / 3.0)
-
-
 class TableModel:
     """How likely a colour is to be table, learnt from the table around the card."""
 
@@ -199,19 +193,15 @@ class TableLight:
     shape: tuple[int, int]  # the photo's (height, width), which the surface's coordinates are shares of
 
     @classmethod
-    def fit(cls, value: np.ndarray) -> TableLight:
-        """From the brightness (`ColourFeatures.value`) of the whole photo."""
-        return cls.fit_sampled(value[::light_step(value.shape), ::light_step(value.shape)], value.shape)
-
-    @classmethod
-    def fit_sampled(cls, sampled_value: np.ndarray, shape: tuple[int, int]) -> TableLight:
-        """From every `light_step(shape)`-th pixel's brightness each way (all the fit ever looks at) of a
-        photo of `shape`."""
-        h, w = shape
-        step = light_step(shape)
+    def fit(cls, view: TableView, photo: np.ndarray) -> TableLight:
+        """From the photo's brightness in card units (`ColourFeatures.value`), sampled about 160 times
+        along its longer side (the light is smooth): however little of the photo is then classified."""
+        h, w = photo.shape[:2]
+        step = max(1, max(h, w) // 160)
+        b, g, r = cv2.split(_clipped(view.normalised(photo[::step, ::step])))
+        sample = np.log2(np.maximum(cv2.add(cv2.add(b, g), r) * (1.0 / 3.0), 1 / 64)).ravel()
         ys, xs = np.mgrid[0:h:step, 0:w:step]
         design = _quadratic_terms(xs.ravel() / w, ys.ravel() / h)
-        sample = np.log2(np.maximum(sampled_value, 1 / 64)).ravel()
         inliers = np.ones(sample.shape, bool)
         sigma = 1.0
         for _ in range(4):
@@ -234,17 +224,11 @@ class TableLight:
         return whole[y0:y1, x0:x1]
 
 
-def light_step(shape: tuple[int, ...]) -> int:
-    """The sampling step of the light's fit: about 160 samples along the photo's longer side."""
-    return max(1, max(shape[:2]) // 160)
-
-
-def brightness_steps(feats: ColourFeatures, light: TableLight | None = None,
+def brightness_steps(feats: ColourFeatures, light: TableLight,
                      window: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, float]:
     """How much brighter (+) or darker (-) each pixel is than the table's smooth light there, in
-    stops, and the table's own spread of such steps. `light`: fitted to the whole photo when `feats`
-    are of its `window` only; else fitted to `feats`."""
-    light = light or TableLight.fit(feats.value)
+    stops, and the table's own spread of such steps. `feats` are of the photo `light` was fitted to, or
+    of its `window` (x0, y0, x1, y1)."""
     log_value = np.log2(np.maximum(feats.value, 1 / 64))
     return log_value.astype(np.float32) - light.surface(window), light.sigma
 
@@ -253,7 +237,7 @@ def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
 
 
-def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight | None = None,
+def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
                window: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """Unsaturated pixels that step away from the table's light further than the table ever does:
     pieces on a table of their own colour, which colour alone cannot tell apart. A darker step of

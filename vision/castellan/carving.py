@@ -21,11 +21,9 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.segmentation import (
     TableLight,
     TableModel,
-    brightness,
     colour_features,
     grey_mask,
     keep_masks,
-    light_step,
     stands_out,
     table_likeness,
 )
@@ -69,10 +67,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
     by_colour = _closed(grey_mask(feats, table_like).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
-    # The table's light is fitted to the whole photo, however little of it is classified.
-    step = light_step(source.shape)
-    light = TableLight.fit_sampled(brightness(view.normalised(source[::step, ::step])), source.shape[:2])
-    by_step = stands_out(feats, table_hue, light, window) & (feats.value > 0.07)
+    by_step = stands_out(feats, table_hue, TableLight.fit(view, source), window) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
