@@ -10,67 +10,118 @@ re-solved from the card — corrects the mapping where the castle is.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
 import numpy as np
+from scipy.optimize import least_squares
 
 from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
-from tablesight.calibration.card_detection import CardDetection, _solve_pose
+from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
 MIN_SPANS = 20  # fewer spans (a small castle) fit a wrong lens as well as the right one
-# Coarse grid over focal scale and k1, then a finer grid around the best cell.
-FOCAL_RANGE, K1_RANGE = (0.7, 1.4), PLAUSIBLE_K1
-COARSE_STEPS, FINE_STEPS = 9, 7
 CARD_ERROR_GROWTH, CARD_ERROR_SLACK_PX = 1.5, 0.3
-MIN_GAIN = 0.7  # the spans must come out at least 30 % better
+MIN_GAIN = 1.05  # the walls must not come out worse (their error has a floor: the towers are read to ~1.5 mm)
+CARD_NOISE_PX = 0.3  # how far a card corner is found from where it is, at least
+TOWER_NOISE_MM = 4.5  # ... and a tower's centre
+MAX_EVALUATIONS = 400
+FOCAL_RANGE = (0.7, 1.4)  # the focal length found, as a share of the card's
+FOCAL_PRIOR = 0.2  # how far (log) the card's focal length is typically off
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
                      profile: PieceProfile) -> CardDetection | None:
-    """A card detection with a lens that makes the castle's wall spans right, or None if not better."""
+    """A card detection whose lens and pose make the castle a castle, or None if not better.
+
+    Focal length, k1 and the pose are fitted together (least squares, robust to a misread wall) to the
+    card's corners and to the castle's walls: each wall joining two towers must lie along one of the
+    castle's two axes and be one span long. Directions pin the view's tilt far from the card, which
+    the card's corners alone leave loose; the lengths pin the scale there."""
     spans = [(w.start, w.end, profile.dimensions.centre_spacing(w.kind)) for w in walls if w.end is not None]
-    if len(spans) < MIN_SPANS:
+    if len(spans) < MIN_SPANS or len(card.table_points) < 6:
         return None
     height = profile.tower_height * 0.5
     pixels = card.pose.project(np.array([t.position for t in towers]), height)  # where the towers are in the photo
-    table_pts = card.table_points
-    if len(table_pts) < 6:
-        return None
-    start = card.pose.lens
     starts, ends, expected = (np.array(column) for column in zip(*spans, strict=True))
-
-    def residual(focal: float, k1: float) -> tuple[float, float, CameraPose]:
-        matrix = start.matrix.copy()
-        matrix[0, 0] = matrix[1, 1] = focal
-        lens = Lens(matrix, np.array([k1, 0.0, 0.0, 0.0, 0.0]), start.image_size)
-        pose = _solve_pose(lens, table_pts, card.image_points)
-        card_error = float(np.median(np.linalg.norm(pose.project(table_pts) - card.image_points, axis=1)))
-        mapped = pose.table_point(pixels, height)
-        lengths = np.linalg.norm(mapped[starts] - mapped[ends], axis=1)
-        return float(np.median(np.abs(lengths - expected))), card_error, pose
-
-    initial_span, initial_card, best_pose = residual(start.focal, float(start.distortion[0]))
-    # A lens that fits the castle must still fit the card about as well as before.
-    card_limit = max(CARD_ERROR_GROWTH * initial_card, initial_card + CARD_ERROR_SLACK_PX)
-    best_span, best = initial_span, (1.0, float(start.distortion[0]))
-    f_lo, f_hi = FOCAL_RANGE
-    k_lo, k_hi = K1_RANGE
-    for steps in (COARSE_STEPS, FINE_STEPS):
-        f_step, k_step = (f_hi - f_lo) / (steps - 1), (k_hi - k_lo) / (steps - 1)
-        for f_scale in np.linspace(f_lo, f_hi, steps):
-            for k1 in np.linspace(k_lo, k_hi, steps):
-                span, card_error, pose = residual(start.focal * f_scale, float(k1))
-                if span < best_span and card_error <= card_limit:
-                    best_span, best_pose, best = span, pose, (f_scale, k1)
-        f_lo, f_hi = best[0] - f_step, best[0] + f_step
-        k_lo, k_hi = best[1] - k_step, best[1] + k_step
-    if best_span > MIN_GAIN * initial_span:
+    fit = _CastleFit(card, pixels, height, starts, ends, expected)
+    start = fit.initial()
+    before = fit.castle_error(start)
+    solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
+                           bounds=fit.bounds(), max_nfev=MAX_EVALUATIONS)
+    pose = fit.pose(solved.x)
+    card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
+    card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
+    if not solved.success or card_error > card_limit or fit.castle_error(solved.x) > MIN_GAIN * before:
         return None
-    return replace(card, pose=best_pose, homography=_homography(best_pose, card), focal_source="castle")
+    if not PLAUSIBLE_K1[0] <= pose.lens.distortion[0] <= PLAUSIBLE_K1[1]:
+        return None
+    return replace(card, pose=pose, homography=_homography(pose, card), focal_source="castle")
+
+
+class _CastleFit:
+    """The residuals of a lens and pose (focal scale, k1, rvec, tvec, castle axis angle): the card's
+    corners in pixels over their noise, the walls' mismatch with a span along an axis in mm over the
+    towers' noise."""
+
+    def __init__(self, card: CardDetection, tower_pixels: np.ndarray, height: float,
+                 starts: np.ndarray, ends: np.ndarray, expected: np.ndarray) -> None:
+        self.card, self.tower_pixels, self.height = card, tower_pixels, height
+        self.starts, self.ends, self.expected = starts, ends, expected
+        self.card_noise = max(CARD_NOISE_PX, card.reprojection_px)
+
+    def initial(self) -> np.ndarray:
+        pose = self.card.pose
+        lens = pose.lens
+        vectors = self._wall_vectors(pose)
+        angles = np.arctan2(vectors[:, 1], vectors[:, 0])
+        axis = math.atan2(np.sin(4 * angles).sum(), np.cos(4 * angles).sum()) / 4
+        return np.concatenate([[0.0, float(lens.distortion[0])], pose.rvec.ravel(), pose.tvec.ravel(), [axis]])
+
+    def scales(self) -> np.ndarray:
+        distance = float(np.linalg.norm(self.card.pose.tvec))
+        return np.array([0.05, 0.05, 0.01, 0.01, 0.01, 0.01 * distance, 0.01 * distance, 0.01 * distance, 0.01])
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Focal length within FOCAL_RANGE of the card's, k1 one a camera of the game has."""
+        low, high = np.full(9, -np.inf), np.full(9, np.inf)
+        low[:2] = math.log(FOCAL_RANGE[0]), PLAUSIBLE_K1[0]
+        high[:2] = math.log(FOCAL_RANGE[1]), PLAUSIBLE_K1[1]
+        return low, high
+
+    def pose(self, params: np.ndarray) -> CameraPose:
+        start = self.card.pose.lens
+        matrix = start.matrix.copy()
+        matrix[0, 0] = matrix[1, 1] = start.focal * math.exp(params[0])
+        lens = Lens(matrix, np.array([params[1], 0.0, 0.0, 0.0, 0.0]), start.image_size)
+        return CameraPose(lens, np.asarray(params[2:5], np.float64), np.asarray(params[5:8], np.float64))
+
+    def _wall_vectors(self, pose: CameraPose) -> np.ndarray:
+        mapped = pose.table_point(self.tower_pixels, self.height)
+        return mapped[self.ends] - mapped[self.starts]
+
+    def _wall_misfit(self, params: np.ndarray) -> np.ndarray:
+        """Each wall's (along-axis length error, across-axis offset) in mm."""
+        vectors = self._wall_vectors(self.pose(params))
+        c, s = math.cos(params[8]), math.sin(params[8])
+        u = np.column_stack([c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]])
+        along_x = np.abs(u[:, 0]) >= np.abs(u[:, 1])
+        major = np.where(along_x, np.abs(u[:, 0]), np.abs(u[:, 1]))
+        minor = np.where(along_x, u[:, 1], u[:, 0])
+        return np.column_stack([major - self.expected, minor])
+
+    def castle_error(self, params: np.ndarray) -> float:
+        return float(np.median(np.linalg.norm(self._wall_misfit(params), axis=1)))
+
+    def residuals(self, params: np.ndarray) -> np.ndarray:
+        pose = self.pose(params)
+        card = (pose.project(self.card.table_points) - self.card.image_points).ravel() / self.card_noise
+        walls = self._wall_misfit(params).ravel() / TOWER_NOISE_MM
+        # Seen from nearly straight above, the focal length hardly changes the castle: it stays near the card's.
+        return np.concatenate([card, walls, [params[0] / FOCAL_PRIOR]])
 
 
 def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:

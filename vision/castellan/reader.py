@@ -15,6 +15,7 @@ from tablesight.calibration.card_detection import CardDetection, find_card, virt
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -181,6 +182,9 @@ class CastellanReader:
             if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
                 self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
+            reading.towers, reading.walls, notes = mend_split_long_walls(
+                reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
+            reading.notes.extend(notes)
             reading.board = self._board(reading)
         return reading
 

@@ -1,0 +1,122 @@
+"""The box as evidence: a reading with more short walls than the box holds has split a long wall.
+
+A long wall is two short spans long, so the two ways a photo splits one are a false tower
+in its middle (a bump of its crenellation or shadow read as a tower: one tower and two
+short walls for one long wall) and a gap in its middle (two short walls from its towers,
+open ends meeting where no tower stands). Either reading may be a real castle in mid-game,
+so they are mended only while the reading has more short walls than the boxes hold
+(`BOX_CONTENTS`, the boxes implied by the keep colours) — and, for a false tower, more
+towers too. Each mend is named in the notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tablesight.scoring.castellan.pieces import BOX_CONTENTS, PieceDimensions, boxes_in_play
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+
+OPPOSITE_COSINE = -0.95  # two walls leaving a point this close to opposite directions are in line
+SPAN_SLACK = 0.15  # the towers of a long wall mended from two short ones: a long span apart, within this share
+
+
+def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], colours: set[str],
+                          dims: PieceDimensions) -> tuple[list[TowerReading], list[WallReading], list[str]]:
+    """Towers, walls and notes with split long walls joined while the box says some must be."""
+    boxes = boxes_in_play(colours)
+    notes: list[str] = []
+    while _count(walls, "short") > BOX_CONTENTS["short_walls"] * boxes:
+        if len(towers) > BOX_CONTENTS["towers"] * boxes and (mended := _without_false_tower(towers, walls, dims)):
+            towers, walls, note = mended
+        elif mended := _gap_closed(towers, walls, dims):
+            walls, note = mended
+        else:
+            break
+        notes.append(note + f" ({'the boxes hold' if boxes > 1 else 'the box holds'} only "
+                            f"{BOX_CONTENTS['short_walls'] * boxes} short walls)")
+    return towers, walls, notes
+
+
+def _count(walls: list[WallReading], kind: str) -> int:
+    return sum(w.kind == kind for w in walls)
+
+
+def _far_end(wall: WallReading, tower: int, towers: list[TowerReading]) -> np.ndarray:
+    """Where a wall leaving or reaching `tower` goes: its other tower, or its open end."""
+    other = wall.end if wall.start == tower else wall.start
+    if other is None or other == tower:
+        return np.asarray(wall.open_point, float)
+    return np.asarray(towers[other].position, float)
+
+
+def _in_line(here: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    u, v = a - here, b - here
+    return float(u @ v) < OPPOSITE_COSINE * float(np.linalg.norm(u) * np.linalg.norm(v))
+
+
+def _without_false_tower(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions):
+    """The least tower-like tower with only two short walls, in line, taken away and its walls made one
+    long wall; or None."""
+    candidates = []
+    for i, tower in enumerate(towers):
+        mine = [n for n, w in enumerate(walls) if i in (w.start, w.end)]
+        if len(mine) != 2 or any(walls[n].kind != "short" for n in mine):
+            continue
+        held = [walls[n].start != i or walls[n].end is not None for n in mine]  # reaching a tower beyond it
+        if not any(held):  # both walls open beyond it: nothing would hold the long wall
+            continue
+        here = np.asarray(tower.position, float)
+        if _in_line(here, _far_end(walls[mine[0]], i, towers), _far_end(walls[mine[1]], i, towers)):
+            candidates.append((tower.radius_mm, i, mine))
+    if not candidates:
+        return None
+    _, i, (first, second) = min(candidates)
+    long_wall = _joined(walls[first], walls[second], i, towers)
+    kept = [w for n, w in enumerate(walls) if n not in (first, second)] + [long_wall]
+    index = {old: new for new, old in enumerate(j for j in range(len(towers)) if j != i)}
+    renumbered = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end]) for w in kept]
+    t = towers[i]
+    note = (f"the tower read at ({t.x:.0f}, {t.y:.0f}) mm in the middle of a long wall was left out, "
+            f"its two short walls read as that long wall")
+    return [t for j, t in enumerate(towers) if j != i], renumbered, note
+
+
+def _joined(a: WallReading, b: WallReading, middle: int, towers: list[TowerReading]) -> WallReading:
+    """One long wall through `middle` from the two short walls meeting there."""
+    ends = [w.start if w.start != middle else w.end for w in (a, b)]
+    held = [e for e in ends if e is not None]
+    start = held[0]
+    end = held[1] if len(held) == 2 else None
+    open_point = None if end is not None else next(w.open_point for w, e in zip((a, b), ends, strict=True)
+                                                   if e is None)
+    return WallReading("long", start, end, open_point, min(a.filled, b.filled))
+
+
+def _gap_closed(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions):
+    """Two open short walls in line whose open ends meet, from towers a long span apart, made one long
+    wall; or None."""
+    long_span = dims.centre_spacing("long")
+    open_shorts = [n for n, w in enumerate(walls) if w.kind == "short" and w.end is None]
+    best = None
+    for k, n in enumerate(open_shorts):
+        for m in open_shorts[k + 1:]:
+            a, b = walls[n], walls[m]
+            pa, pb = np.asarray(towers[a.start].position), np.asarray(towers[b.start].position)
+            meet = float(np.linalg.norm(np.subtract(a.open_point, b.open_point)))
+            apart = float(np.linalg.norm(pa - pb))
+            fits = (meet < dims.tower_radius and abs(apart - long_span) < SPAN_SLACK * long_span
+                    and _in_line(np.asarray(a.open_point), pa, pb))
+            if fits and (best is None or meet < best[0]):
+                best = (meet, n, m)
+    if best is None:
+        return None
+    _, n, m = best
+    a, b = walls[n], walls[m]
+    kept = [w for j, w in enumerate(walls) if j not in (n, m)]
+    kept.append(WallReading("long", a.start, b.start, None, min(a.filled, b.filled)))
+    x, y = a.open_point
+    return kept, (f"the two short walls meeting at ({x:.0f}, {y:.0f}) mm with no tower between were read as "
+                  "one long wall")
