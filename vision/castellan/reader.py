@@ -86,10 +86,12 @@ class CastellanReader:
         self.lens = lens
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
-             card: CardDetection | None = None, refinements: int = 2) -> PhotoReading:
-        """The pieces in a photo. A reading that breaks the rules is more likely a misreading than an
-        illegal castle: while the best reading so far breaks some, the photo is read again with its
-        colours seen another way (LOOKS; see `_looked_again`)."""
+             card: CardDetection | None = None, refinements: int = 1) -> PhotoReading:
+        """The pieces in a photo, read through the card's lens, then (`refinements` times: once; the joint
+        fit leaves little for a second round) through the lens fitted to the card and that reading's
+        castle. A reading that breaks the rules is more likely a misreading than an illegal castle:
+        while the best reading so far breaks some, the photo is read again with its colours seen
+        another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             card = card or find_card(image, self.lens, focal_35mm)
