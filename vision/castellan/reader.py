@@ -269,19 +269,20 @@ class CastellanReader:
         if scale is None:
             return missing
         # Each reading corrects the scale from its wall spans; the most coherent one (most walls
-        # joining two towers at the expected span) is kept.
+        # joining two towers at the expected span) is kept, and only it is looked at other ways.
         readings = []
         for _ in range(3):
-            card = virtual_card(image, scale, focal_35mm)
-            reading = self.read(image, focal_35mm, card=card, refinements=0)
+            small, card = _working_resolution(image, virtual_card(image, scale, focal_35mm))
+            reading = self._read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0])
             ratio = _span_ratio(reading, self.profile)
             if ratio is None:
                 break
-            readings.append(reading)
+            readings.append((reading, small))
             scale /= ratio
         if not readings:
             return missing
-        reading = max(readings, key=lambda r: sum(w.end is not None for w in r.walls))
+        first, small = max(readings, key=lambda r: sum(w.end is not None for w in r[0].walls))
+        reading = self._looked_again(small, focal_35mm, first, timings)
         if reading.board is None or len(reading.board.towers) < 2:
             return missing
         reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
