@@ -1,11 +1,11 @@
 """Refining the lens from the castle itself, when no camera profile was given.
 
-A single card photo pins down the table plane near the card, but the focal length
-and the lens distortion it suggests are uncertain, and errors grow with distance
-from the card. The castle is a ruler spread over the whole table: towers joined by
-a wall stand one short or long span apart (the piece profile's sizes). Choosing the
-focal length and distortion that make those spans right — with the pose always
-re-solved from the card — corrects the mapping where the castle is.
+A single card photo pins down the table plane near the card, but the focal length,
+the lens distortion and the view's tilt it suggests are uncertain, and errors grow
+with distance from the card. The castle is a ruler and a square spread over the
+whole table: towers joined by a wall stand one short or long span apart (the piece
+profile's sizes) along one of the castle's two axes. Fitting the lens and the pose
+to the card and to those walls together corrects the mapping where the castle is.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ MIN_SPANS = 20  # fewer spans (a small castle) fit a wrong lens as well as the r
 CARD_ERROR_GROWTH, CARD_ERROR_SLACK_PX = 1.5, 0.3
 MIN_GAIN = 1.05  # the walls must not come out worse (their error has a floor: the towers are read to ~1.5 mm)
 CARD_NOISE_PX = 0.3  # how far a card corner is found from where it is, at least
-TOWER_NOISE_MM = 4.5  # ... and a tower's centre
+# How far a wall's span and direction are off in a castle read right: a hand-built castle's slack (a few
+# mm, a degree or two) and the towers' reading (~1.5 mm). Weighs the castle against the card.
+TOWER_NOISE_MM = 4.5
 MAX_EVALUATIONS = 400
 FOCAL_RANGE = (0.7, 1.4)  # the focal length found, as a share of the card's
 FOCAL_PRIOR = 0.2  # how far (log) the card's focal length is typically off
@@ -56,8 +58,6 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
     if not solved.success or card_error > card_limit or fit.castle_error(solved.x) > MIN_GAIN * before:
-        return None
-    if not PLAUSIBLE_K1[0] <= pose.lens.distortion[0] <= PLAUSIBLE_K1[1]:
         return None
     return replace(card, pose=pose, homography=_homography(pose, card), focal_source="castle")
 
