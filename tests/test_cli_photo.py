@@ -113,3 +113,24 @@ def test_photo_without_card_falls_back_to_straight_down(tmp_path, capsys):
     truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
     assert abs(report["pieces"]["towers"] - len(truth["board"]["towers"])) <= 4
     assert out.exists()
+
+
+def test_the_accuracy_table_reads_photos_in_parallel_as_one_by_one(tmp_path, capsys):
+    """`evaluate --jobs 2` prints one line per photo, in order, and the same counts as one process."""
+    import shutil
+
+    from tablesight.vision.castellan.evaluate import main as evaluate
+
+    for name in ("photo-053", "photo-060"):
+        for suffix in (".jpg", ".truth.json"):
+            shutil.copy(PHOTOS / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
+
+    def table(jobs: str) -> list[str]:
+        assert evaluate([str(tmp_path), "--jobs", jobs]) == 0
+        out = capsys.readouterr().out.splitlines()
+        return [line for line in out if line.startswith("photo-") or line.startswith(("tower", "boards"))]
+
+    parallel = table("2")
+    assert [line.split()[0] for line in parallel if line.startswith("photo-")] == ["photo-053.jpg", "photo-060.jpg"]
+    assert any(line.startswith("boards exact:") for line in parallel)
+    assert parallel == table("1")

@@ -1,7 +1,7 @@
 """Accuracy of photo reading against truth: per-piece precision/recall, keep colours, exact boards
 and exact scores, broken down by tilt, light and table; plus time per stage.
 
-Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos [--known-lens]
+Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos [--known-lens] [--jobs N]
 (--known-lens reads each photo with its camera's lens profile, as `score --camera` does.)
 """
 
@@ -13,6 +13,7 @@ import math
 import statistics
 import sys
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,6 +169,10 @@ def print_tables(results: list[PhotoScore]) -> None:
           + f"; total {statistics.median(sum(r.timings_ms.values()) for r in results):.0f}")
 
 
+def _evaluated(path: Path, known_lens: bool) -> PhotoScore:
+    return evaluate_photo(path, CastellanReader(), known_lens)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tablesight.vision.castellan.evaluate",
                                      description="Photo reading against truth, per piece type and photo.")
@@ -175,22 +180,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="photos with their .truth.json files")
     parser.add_argument("--known-lens", action="store_true",
                         help="read each photo with its camera's true lens, as `score --camera` does")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="photos read at once, one process each (the stage timings then share the cores)")
     args = parser.parse_args(argv)
     known_lens, folder = args.known_lens, args.folder
     photos = sorted(p for p in folder.glob("*.jpg") if truth_path(p).exists())
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {folder}")
-    reader = CastellanReader()
     results = []
-    for i, path in enumerate(photos):
-        r = evaluate_photo(path, reader, known_lens)
-        results.append(r)
-        c = r.counts
-        print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
-              + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS)
-              + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}",
-              flush=True)
-        print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        for i, r in enumerate(pool.map(_evaluated, photos, [known_lens] * len(photos))):
+            results.append(r)
+            c = r.counts
+            print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
+                  + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS)
+                  + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}",
+                  flush=True)
+            print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print_tables(results)
     return 0
