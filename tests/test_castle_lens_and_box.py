@@ -123,3 +123,13 @@ def test_two_open_short_walls_meeting_become_a_long_wall_beyond_the_box():
     longs = [w for w in mended if w.kind == "long"]
     assert len(longs) == 1 and {longs[0].start, longs[0].end} == {0, 1}
     assert sum(w.kind == "short" for w in mended) == 29 and "no tower between" in notes[0]
+
+
+def test_a_tower_read_at_no_place_leaves_the_lens_and_does_not_raise():
+    """A tower whose place could not be computed (NaN: its ray never meets the table plane) makes the
+    walls' misfit meaningless: the card's lens is kept, nothing raises."""
+    towers, walls = _castle()
+    card = _card_seen_through(Lens.pinhole(1300.0, SIZE))
+    readings = [TowerReading(*p, DIMS.tower_radius) for p in towers]
+    readings[0] = TowerReading(float("nan"), float("nan"), DIMS.tower_radius)
+    assert refine_card_lens(card, readings, walls, NOMINAL_PROFILE) is None

@@ -31,6 +31,7 @@ CARD_NOISE_PX = 0.3  # how far a card corner is found from where it is, at least
 # mm, a degree or two) and the towers' reading (~1.5 mm). Weighs the castle against the card.
 TOWER_NOISE_MM = 4.5
 MAX_EVALUATIONS = 400
+MISFIT_CAP = 1e6  # stands for a residual that is not a number
 FOCAL_RANGE = (0.7, 1.4)  # the focal length found, as a share of the card's
 FOCAL_PRIOR = 0.2  # how far (log) the card's focal length is typically off
 
@@ -52,8 +53,13 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     fit = _CastleFit(card, pixels, height, starts, ends, expected)
     start = fit.initial()
     before = fit.castle_error(start)
-    solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
-                           bounds=fit.bounds(), max_nfev=MAX_EVALUATIONS)
+    if not np.isfinite(before):
+        return None
+    try:
+        solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
+                               bounds=fit.bounds(), max_nfev=MAX_EVALUATIONS)
+    except (ValueError, cv2.error):  # a start the bounds exclude, a lens OpenCV refuses: keep the card's
+        return None
     pose = fit.pose(solved.x)
     card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
@@ -121,7 +127,9 @@ class _CastleFit:
         card = (pose.project(self.card.table_points) - self.card.image_points).ravel() / self.card_noise
         walls = self._wall_misfit(params).ravel() / TOWER_NOISE_MM
         # Seen from nearly straight above, the focal length hardly changes the castle: it stays near the card's.
-        return np.concatenate([card, walls, [params[0] / FOCAL_PRIOR]])
+        residuals = np.concatenate([card, walls, [params[0] / FOCAL_PRIOR]])
+        # A trial lens may send a tower's ray to the horizon: a huge misfit, not a failure.
+        return np.nan_to_num(residuals, nan=MISFIT_CAP, posinf=MISFIT_CAP, neginf=-MISFIT_CAP)
 
 
 def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:
