@@ -133,3 +133,15 @@ def test_a_tower_read_at_no_place_leaves_the_lens_and_does_not_raise():
     readings = [TowerReading(*p, DIMS.tower_radius) for p in towers]
     readings[0] = TowerReading(float("nan"), float("nan"), DIMS.tower_radius)
     assert refine_card_lens(card, readings, walls, NOMINAL_PROFILE) is None
+
+
+def test_far_more_short_walls_than_the_box_are_another_box_not_split_walls():
+    """A 3-player game whose third player has no keep down yet: two boxes' pieces, one edition's keep
+    colours. Towers between two short walls in line stay."""
+    line = _row(3)
+    walls = [WallReading("short", 0, 1, None, 1.0), WallReading("short", 1, 2, None, 1.0)]
+    filler_towers, filler_walls = _full_box_filler(45, 44)  # 48 towers and 46 short walls in all
+    towers = line + filler_towers
+    walls += [WallReading("short", w.start + 3, w.end + 3, None, 1.0) for w in filler_walls]
+    kept_towers, kept_walls, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
+    assert len(kept_towers) == 48 and len(kept_walls) == 46 and not notes

@@ -6,7 +6,8 @@ short walls for one long wall) and a gap in its middle (two short walls from its
 open ends meeting where no tower stands). Either reading may be a real castle in mid-game,
 so they are mended only while the reading has more short walls than the boxes hold
 (`BOX_CONTENTS`, the boxes implied by the keep colours) — and, for a false tower, more
-towers too. Each mend is named in the notes.
+towers too — and only a few more (far more is another box in play). Each mend is named in
+the notes.
 """
 
 from __future__ import annotations
@@ -21,22 +22,27 @@ from tablesight.vision.castellan.walls import WallReading
 
 OPPOSITE_COSINE = -0.95  # two walls leaving a point this close to opposite directions are in line
 SPAN_SLACK = 0.15  # the towers of a long wall mended from two short ones: a long span apart, within this share
+# Short walls over the box beyond this are not a split wall or two: the pieces of a box whose player has no
+# keep on the table yet (the boxes are inferred from the keep colours).
+MAX_MENDED_EXCESS = 4
 
 
 def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], colours: set[str],
                           dims: PieceDimensions) -> tuple[list[TowerReading], list[WallReading], list[str]]:
     """Towers, walls and notes with split long walls joined while the box says some must be."""
     boxes = boxes_in_play(colours)
+    limit = BOX_CONTENTS["short_walls"] * boxes
     notes: list[str] = []
-    while _count(walls, "short") > BOX_CONTENTS["short_walls"] * boxes:
+    if _count(walls, "short") > limit + MAX_MENDED_EXCESS:
+        return towers, walls, notes  # more likely another box in play (a player with no keep down yet)
+    while _count(walls, "short") > limit:
         if len(towers) > BOX_CONTENTS["towers"] * boxes and (mended := _without_false_tower(towers, walls, dims)):
             towers, walls, note = mended
         elif mended := _gap_closed(towers, walls, dims):
             walls, note = mended
         else:
             break
-        notes.append(note + f" ({'the boxes hold' if boxes > 1 else 'the box holds'} only "
-                            f"{BOX_CONTENTS['short_walls'] * boxes} short walls)")
+        notes.append(note + f" ({'the boxes hold' if boxes > 1 else 'the box holds'} only {limit} short walls)")
     return towers, walls, notes
 
 
