@@ -6,12 +6,13 @@ short walls for one long wall) and a gap in its middle (two short walls from its
 open ends meeting where no tower stands). Either reading may be a real castle in mid-game,
 so they are mended only while the reading has more short walls than the boxes hold
 (`BOX_CONTENTS`, the boxes implied by the keep colours) — and, for a false tower, more
-towers too — and only a few more (far more is another box in play). Each mend is named in
-the notes.
+towers too; towers over half a box more than it holds are another box in play, not misreadings.
+Each mend is named in the notes.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -22,19 +23,17 @@ from tablesight.vision.castellan.walls import WallReading
 
 OPPOSITE_COSINE = -0.95  # two walls leaving a point this close to opposite directions are in line
 SPAN_SLACK = 0.15  # the towers of a long wall mended from two short ones: a long span apart, within this share
-# Short walls over the box beyond this are not a split wall or two: the pieces of a box whose player has no
-# keep on the table yet (the boxes are inferred from the keep colours).
-MAX_MENDED_EXCESS = 4
+# Towers over the boxes by more than this share of a box are not misreadings: another box is in play, whose
+# player has no keep on the table yet (the boxes are otherwise inferred from the keep colours).
+MAX_MISREAD_SHARE = 0.5
 
 
 def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], colours: set[str],
                           dims: PieceDimensions) -> tuple[list[TowerReading], list[WallReading], list[str]]:
     """Towers, walls and notes with split long walls joined while the box says some must be."""
-    boxes = boxes_in_play(colours)
+    boxes = max(boxes_in_play(colours), math.ceil(len(towers) / (BOX_CONTENTS["towers"] * (1 + MAX_MISREAD_SHARE))))
     limit = BOX_CONTENTS["short_walls"] * boxes
     notes: list[str] = []
-    if _count(walls, "short") > limit + MAX_MENDED_EXCESS:
-        return towers, walls, notes  # more likely another box in play (a player with no keep down yet)
     while _count(walls, "short") > limit:
         if len(towers) > BOX_CONTENTS["towers"] * boxes and (mended := _without_false_tower(towers, walls, dims)):
             towers, walls, note = mended
