@@ -373,3 +373,25 @@ def test_another_look_may_lose_keeps_the_rules_put_nowhere_but_not_those_in_plac
     unclaimed = Board(towers, walls, ())
     fewer = _TwoLooks(Board(towers, walls, (claimed, *shadows[:2])), unclaimed, towers=(4, 4))  # 2 rules broken, 1
     assert fewer.reader.read(image, card=card).board is not unclaimed
+
+
+def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
+    """Far from the camera two keeps of one colour in line along the lean join into one blob of colour
+    on the table plane; each keep's colour is measured only up to the other keep."""
+    from tablesight.vision.castellan.keeps import _blob_extent, _lean_lane
+
+    region = Region(0.0, 0.0, 200.0, 100.0, 2.0)
+    labels = np.zeros(region.size[::-1], np.int32)
+    side = DIMS.keep_side
+    # One keep at x = 40 mm leaning 30 mm along +x, touching the next keep's base at x = 90 mm (its own
+    # colour then runs to x = 140 mm).
+    x0, x1 = region.to_pixels(np.array([[40 - side / 2, 50 - side / 2], [140, 50 + side / 2]])).astype(int)
+    labels[x0[1]:x1[1], x0[0]:x1[0]] = 1
+    u, near, far = np.array([1.0, 0.0]), np.array([40.0, 50.0]), np.array([90.0, 50.0])
+    merged = _blob_extent(labels, region, near, u)
+    alone = _blob_extent(labels, region, near, u, _lean_lane(near, u, [far], side))
+    assert merged > 95  # the two keeps' colour as one
+    assert abs(alone - (90 - side / 2 - (40 - side / 2))) < 3  # up to the next keep's base
+    # A keep of the colour beside it, not in line, changes nothing.
+    beside = _blob_extent(labels, region, near, u, _lean_lane(near, u, [np.array([40.0, 90.0])], side))
+    assert beside == merged

@@ -29,6 +29,7 @@ MAX_KEEP_AREA_SIDES = 5.0
 MAX_KEEP_ASPECT = 2.5
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
+LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 
 
 @dataclass(frozen=True)
@@ -79,13 +80,14 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
         _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
+        centres = []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
-            if not min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area or not _square_enough(
-                    labels[y:y + h, x:x + w] == i):
-                continue
-            centre = region.to_mm(centroids[i] + 0.5)
-            found.append(_with_height(colour, centre, blobs, region, view, profile))
+            if min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area and _square_enough(labels[y:y + h, x:x + w] == i):
+                centres.append(region.to_mm(centroids[i] + 0.5))
+        for n, centre in enumerate(centres):
+            others = [c for m, c in enumerate(centres) if m != n]
+            found.append(_with_height(colour, centre, blobs, region, view, profile, others))
     return found
 
 
@@ -98,9 +100,10 @@ def _square_enough(blob: np.ndarray) -> bool:
 
 
 def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
-                 profile: PieceProfile) -> KeepReading:
+                 profile: PieceProfile, others: list[np.ndarray] = ()) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
-    against the lean a single and a double keep would have seen from this camera."""
+    against the lean a single and a double keep would have seen from this camera. `others`: the centres
+    of the colour's other keeps, whose colour may run into this one's along its lean."""
     camera = view.pose.centre
     outward = centre - camera[:2]
     ground = float(np.linalg.norm(outward))
@@ -112,7 +115,7 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
-    extent = _blob_extent(labels, region, centre, u)
+    extent = _blob_extent(labels, region, centre, u, _lean_lane(centre, u, others, profile.dimensions.keep_side))
     if extent is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
@@ -174,9 +177,28 @@ def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float
     return reach
 
 
-def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray) -> float | None:
+def _lean_lane(centre: np.ndarray, u: np.ndarray, others: list[np.ndarray], side: float) -> tuple[float, float]:
+    """How far (mm along `u`, behind and ahead of the centre) this keep's colour can run before it is
+    another keep's: a keep of the same colour in line with it, in the next courtyard, joins its colour
+    on the table plane into one blob (far from the camera, a keep's lean is longer than a courtyard)."""
+    behind, ahead = -np.inf, np.inf
+    normal = np.array([-u[1], u[0]])
+    for other in others:
+        along, across = float((other - centre) @ u), abs(float((other - centre) @ normal))
+        if across >= side:
+            continue
+        if along > 0:
+            ahead = min(ahead, along - side / 2)
+        else:
+            behind = max(behind, -side / 2 - LANE_SLACK_MM)
+    return behind, ahead
+
+
+def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray,
+                 lane: tuple[float, float] = (-np.inf, np.inf)) -> float | None:
     """Length (mm) along `u` of the keep-coloured blob on the table plane that holds the keep's centre
-    (`labels`: the blobs of the keep's colour on the table plane, labelled)."""
+    (`labels`: the blobs of the keep's colour on the table plane, labelled), within `lane` (mm along
+    `u` behind and ahead of the centre; see `_lean_lane`)."""
     cx, cy = region.to_pixels(centre).astype(int)
     h, w = labels.shape
     if not (0 <= cx < w and 0 <= cy < h):
@@ -193,6 +215,9 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
     ys, xs = np.nonzero(labels[y0:cy + r, x0:cx + r] == label)
     ys, xs = ys + y0, xs + x0
     along = (region.to_mm(np.column_stack([xs + 0.5, ys + 0.5])) - centre) @ u
+    along = along[(along >= lane[0]) & (along <= lane[1])]
+    if not along.size:
+        return None
     return float(np.percentile(along, 98) - np.percentile(along, 2))
 
 
