@@ -77,7 +77,7 @@ def _best_placement(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     areas = np.abs(np.array([cv2.contourArea(q.astype(np.float32)) for q in quads]))
     rough = []
     squares = _black_squares()
-    for seed in _likely_seeds(quads, areas):
+    for seed in _likely_seeds(areas):
         affines = _seed_affines(_clockwise(quads[seed]), squares)
         # Any placement from this seed gives squares about the seed's size: only outlines near it count.
         alike = np.abs(np.log(np.maximum(areas, 1.0) / max(areas[seed], 1.0))) < np.log(SIZE_MATCH[1] / SIZE_MATCH[0])
@@ -101,7 +101,7 @@ def _best_placement(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return best
 
 
-def _likely_seeds(quads: np.ndarray, areas: np.ndarray) -> np.ndarray:
+def _likely_seeds(areas: np.ndarray) -> np.ndarray:
     """Outlines worth trying as a black square: those whose size many others share (the card's squares
     look alike), at most MAX_SEEDS of them."""
     log_area = np.log(np.maximum(areas, 1.0))

@@ -35,7 +35,7 @@ def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], 
     limit = BOX_CONTENTS["short_walls"] * boxes
     notes: list[str] = []
     while _count(walls, "short") > limit:
-        if len(towers) > BOX_CONTENTS["towers"] * boxes and (mended := _without_false_tower(towers, walls, dims)):
+        if len(towers) > BOX_CONTENTS["towers"] * boxes and (mended := _without_false_tower(towers, walls)):
             towers, walls, note = mended
         elif mended := _gap_closed(towers, walls, dims):
             walls, note = mended
@@ -62,7 +62,7 @@ def _in_line(here: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     return float(u @ v) < OPPOSITE_COSINE * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
-def _without_false_tower(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions):
+def _without_false_tower(towers: list[TowerReading], walls: list[WallReading]):
     """The least tower-like tower with only two short walls, in line, taken away and its walls made one
     long wall; or None."""
     candidates = []
@@ -79,7 +79,7 @@ def _without_false_tower(towers: list[TowerReading], walls: list[WallReading], d
     if not candidates:
         return None
     _, i, (first, second) = min(candidates)
-    long_wall = _joined(walls[first], walls[second], i, towers)
+    long_wall = _joined(walls[first], walls[second], i)
     kept = [w for n, w in enumerate(walls) if n not in (first, second)] + [long_wall]
     index = {old: new for new, old in enumerate(j for j in range(len(towers)) if j != i)}
     renumbered = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end]) for w in kept]
@@ -89,7 +89,7 @@ def _without_false_tower(towers: list[TowerReading], walls: list[WallReading], d
     return [t for j, t in enumerate(towers) if j != i], renumbered, note
 
 
-def _joined(a: WallReading, b: WallReading, middle: int, towers: list[TowerReading]) -> WallReading:
+def _joined(a: WallReading, b: WallReading, middle: int) -> WallReading:
     """One long wall through `middle` from the two short walls meeting there."""
     ends = [w.start if w.start != middle else w.end for w in (a, b)]
     held = [e for e in ends if e is not None]

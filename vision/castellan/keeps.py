@@ -189,8 +189,8 @@ def _lean_lane(centre: np.ndarray, u: np.ndarray, others: list[np.ndarray], side
             continue
         if along > 0:
             ahead = min(ahead, along - side / 2)
-        else:
-            behind = max(behind, -side / 2 - LANE_SLACK_MM)
+        else:  # its colour may run up to this keep's base, wherever it stands behind
+            behind = -side / 2 - LANE_SLACK_MM
     return behind, ahead
 
 

@@ -97,9 +97,14 @@ class CastellanReader:
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
-        image, card = _working_resolution(image, card)
-        first = self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        image, first = self._first_look(image, focal_35mm, card, refinements, timings)
         return self._looked_again(image, focal_35mm, first, timings)
+
+    def _first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
+                    timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
+        """The photo at its working resolution and its reading there, seen the usual way."""
+        image, card = _working_resolution(image, card)
+        return image, self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
 
     def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
@@ -272,8 +277,7 @@ class CastellanReader:
         # joining two towers at the expected span) is kept, and only it is looked at other ways.
         readings = []
         for _ in range(3):
-            small, card = _working_resolution(image, virtual_card(image, scale, focal_35mm))
-            reading = self._read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0])
+            small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0, timings)
             ratio = _span_ratio(reading, self.profile)
             if ratio is None:
                 break
