@@ -56,10 +56,20 @@ class Look:
     name: str
     camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
     shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
+    # Where a piece's body is carved from, as a share of its height (see `carve_heights`).
+    lowest_share: float = 0.25
+
+    def carve_heights(self, height: float, top_share: float) -> list[float]:
+        """The planes a piece of `height` is carved on, from `lowest_share` of it up to `top_share`."""
+        return [height * f for f in (self.lowest_share, (self.lowest_share + top_share) / 2, top_share)]
 
 
+TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
+# With shade taken for table, a piece's faces turned from the light go with it and often only its lit top
+# is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
+# lean is carved away. Such a look carves from higher up.
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
-         Look("shadows taken for table", shadows_are_table=True))
+         Look("shadows taken for table", shadows_are_table=True, lowest_share=0.6))
 
 
 @dataclass
@@ -202,13 +212,13 @@ class CastellanReader:
         card = card_mask(region)
         lean_removed = view.card.focal_source != "assumed"
         with _timed(timings, "towers"):
-            tops = [p.tower_height * f for f in (0.25, 0.5, 0.78)]
+            tops = reading.look.carve_heights(p.tower_height, TOWER_TOP_SHARE)
             solid = carve(view, classes.grey, tops, region) & ~card
             reading.towers = find_towers(solid, region, p.dimensions, lean_removed)
         with _timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p)
         with _timed(timings, "walls"):
-            solid = carve(view, classes.grey, [p.wall_height * f for f in (0.25, 0.5, 0.8)], region) & ~card
+            solid = carve(view, classes.grey, reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE), region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
         return planes, solid
 

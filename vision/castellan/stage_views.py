@@ -26,7 +26,7 @@ from tablesight.inputs import read_photo
 from tablesight.photo_scoring import load_profiles
 from tablesight.vision.castellan.carving import carve
 from tablesight.vision.castellan.keeps import keep_planes
-from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+from tablesight.vision.castellan.reader import TOWER_TOP_SHARE, WALL_TOP_SHARE, CastellanReader, PhotoReading
 
 MAX_SIDE = 1000  # stage pictures are shrunk to this many pixels at most
 
@@ -44,8 +44,8 @@ def class_picture(reading: PhotoReading) -> np.ndarray:
 def carving_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFILE) -> np.ndarray:
     """The carved tower and wall solids on the castle's window of table, with the towers and walls read."""
     view, region, grey = reading.view, reading.region, reading.classes.grey
-    towers = carve(view, grey, [profile.tower_height * f for f in (0.25, 0.5, 0.78)], region)
-    walls = carve(view, grey, [profile.wall_height * f for f in (0.25, 0.5, 0.8)], region)
+    towers = carve(view, grey, reading.look.carve_heights(profile.tower_height, TOWER_TOP_SHARE), region)
+    walls = carve(view, grey, reading.look.carve_heights(profile.wall_height, WALL_TOP_SHARE), region)
     out = np.zeros(towers.shape + (3,), np.uint8)
     out[walls] = (160, 60, 0)
     out[towers] = (150, 150, 150)
