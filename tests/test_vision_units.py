@@ -145,14 +145,14 @@ def test_keep_coloured_pieces_off_the_castle_are_not_keeps():
 
 
 def test_a_keep_carves_square_and_a_shadow_sliver_does_not():
-    from tablesight.vision.castellan.keeps import _square_enough
+    from tablesight.vision.castellan.keeps import square_enough
 
     blob = np.zeros((100, 100), bool)
     blob[40:62, 40:62] = True  # a keep's carved footprint, turned any way
-    assert _square_enough(blob)
+    assert square_enough(blob)
     sliver = np.zeros((100, 100), bool)
     sliver[45:52, 10:70] = True  # a shadow strip along a wall on a table of a keep's colour
-    assert not _square_enough(sliver)
+    assert not square_enough(sliver)
 
 
 def test_a_keeps_shaded_sides_count_only_joined_to_its_lit_top():
@@ -395,3 +395,44 @@ def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
     # A keep of the colour beside it, not in line, changes nothing.
     beside = _blob_extent(labels, region, near, u, _lean_lane(near, u, [np.array([40.0, 90.0])], side))
     assert beside == merged
+
+
+def test_a_keep_of_the_tables_own_colour_is_found_in_a_courtyard_read_as_unclaimed():
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.scoring.castellan.board import Board, Tower, Wall
+    from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
+    from tablesight.vision.castellan.keeps import KeepReading
+
+    from dataclasses import replace
+
+    from tablesight.vision.table_view import TableView
+
+    card = _straight_down_view().card
+    view = TableView(np.zeros((600, 800, 3), np.uint8), replace(card, white_bgr=np.full(3, 230.0),
+                                                                black_bgr=np.full(3, 10.0)))
+    corners = [(9968.0, 9968.0), (10032.0, 9968.0), (10032.0, 10032.0), (9968.0, 10032.0)]
+    towers = tuple(Tower(f"t{i}", x, y) for i, (x, y) in enumerate(corners))
+    walls = tuple(Wall(f"w{i}", "short", (f"t{i}", f"t{(i + 1) % 4}")) for i in range(4))
+    board = Board(towers, walls)
+    felt = np.random.default_rng(3).normal(0, 6, view.image.shape[:2])
+
+    def photo(keep_green: int | None) -> np.ndarray:
+        image = np.zeros(view.image.shape, np.float64)
+        image[..., 1] = 70 + felt  # green felt, textured
+        image[..., 0] = image[..., 2] = 15
+        if keep_green is not None:  # a keep of the felt's hue, a little brighter, off the courtyard's middle
+            top = view.plane_homography(20.0)
+            a, b = (cv2.perspectiveTransform(np.array([[p]]), top)[0, 0].astype(int)
+                    for p in ((9980.0, 9985.0), (10002.0, 10007.0)))
+            image[a[1]:b[1], a[0]:b[0], 1] = keep_green
+            image[a[1]:b[1], a[0]:b[0], 0::2] = 20
+        view.__dict__["image"] = np.clip(image, 0, 255).astype(np.uint8)  # the photo TableView shows
+        return view
+
+    found = keeps_in_unclaimed(photo(130), board, [], 2.0, NOMINAL_PROFILE)
+    assert [k.color for k in found] == ["green"]
+    assert np.hypot(found[0].x - 9991.0, found[0].y - 9996.0) < 4
+    # Felt alone, or a courtyard already claimed: nothing is added.
+    assert keeps_in_unclaimed(photo(None), board, [], 2.0, NOMINAL_PROFILE) == []
+    claimed = [KeepReading("red", 10010.0, 10010.0, False, True, 32.0)]
+    assert keeps_in_unclaimed(photo(130), board, claimed, 2.0, NOMINAL_PROFILE) == []

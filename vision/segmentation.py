@@ -267,11 +267,16 @@ def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like:
     lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE) & (table_like < 0.5)
     shaded = lit | (saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5))
     masks = {}
-    for colour, (lo, hi) in KEEP_HUES.items():
-        hue = feats.hue
-        in_range = ((hue >= lo) & (hue <= hi)) if lo >= 0 else ((hue >= 180 + lo) | (hue <= hi))
+    for colour in KEEP_HUES:
+        in_range = in_keep_hue(feats.hue, colour)
         masks[colour] = _joined(shaded & in_range, lit & in_range, min_lit_pixels)
     return masks
+
+
+def in_keep_hue(hue: np.ndarray, colour: str) -> np.ndarray:
+    """Where an OpenCV hue image (0–180) is of the keep colour's hue (red wraps around 0)."""
+    lo, hi = KEEP_HUES[colour]
+    return ((hue >= lo) & (hue <= hi)) if lo >= 0 else ((hue >= 180 + lo) | (hue <= hi))
 
 
 def _joined(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:

@@ -83,15 +83,15 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         centres = []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
-            if min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area and _square_enough(labels[y:y + h, x:x + w] == i):
+            if min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area and square_enough(labels[y:y + h, x:x + w] == i):
                 centres.append(region.to_mm(centroids[i] + 0.5))
         for n, centre in enumerate(centres):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(_with_height(colour, centre, blobs, region, view, profile, others))
+            found.append(with_height(colour, centre, blobs, region, view, profile, others))
     return found
 
 
-def _square_enough(blob: np.ndarray) -> bool:
+def square_enough(blob: np.ndarray) -> bool:
     """A keep carves as a square (its lean removed); a sliver along a wall (a shadow on a table of a
     keep's colour) does not: at most MAX_KEEP_ASPECT long for its width."""
     points = cv2.findNonZero(blob.astype(np.uint8))
@@ -99,7 +99,7 @@ def _square_enough(blob: np.ndarray) -> bool:
     return max(w, h) <= MAX_KEEP_ASPECT * max(min(w, h), 1.0)
 
 
-def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
+def with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
                  profile: PieceProfile, others: list[np.ndarray] = ()) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
     against the lean a single and a double keep would have seen from this camera. `others`: the centres

@@ -24,6 +24,7 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
+from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -56,12 +57,12 @@ class Look:
     name: str
     camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
     shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
-    # Where a piece's body is carved from, as a share of its height (see `carve_heights`).
-    lowest_share: float = 0.25
+    # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
+    lower_shares: tuple[float, ...] = (0.25, 0.5)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
-        """The planes a piece of `height` is carved on, from `lowest_share` of it up to `top_share`."""
-        return [height * f for f in (self.lowest_share, (self.lowest_share + top_share) / 2, top_share)]
+        """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
+        return [height * f for f in (*self.lower_shares, top_share)]
 
 
 TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
@@ -69,7 +70,7 @@ TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
 # is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
 # lean is carved away. Such a look carves from higher up.
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
-         Look("shadows taken for table", shadows_are_table=True, lowest_share=0.6))
+         Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)))
 
 
 @dataclass
@@ -202,7 +203,11 @@ class CastellanReader:
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
-            reading.board = self._board(reading)
+        with _timed(timings, "keeps"):
+            if card.focal_source != "assumed":
+                self._claim_courtyards(view, region, reading)
+            self._decide_doubles(reading)
+        reading.board = self._board(reading)
         return reading
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
@@ -218,7 +223,8 @@ class CastellanReader:
         with _timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p)
         with _timed(timings, "walls"):
-            solid = carve(view, classes.grey, reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE), region) & ~card
+            heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
+            solid = carve(view, classes.grey, heights, region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
         return planes, solid
 
@@ -247,7 +253,19 @@ class CastellanReader:
         if len(on_castle) < len(found):
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
-        reading.keeps = decide_doubles(on_castle)
+        reading.keeps = on_castle  # single or double: decided once every keep is found (`_decide_doubles`)
+
+    def _claim_courtyards(self, view: TableView, region: Region, reading: PhotoReading) -> None:
+        """Keeps of nearly the table's colour, looked for again where an enclosed courtyard holds none."""
+        found = keeps_in_unclaimed(view, self._board(reading), reading.keeps, region.px_per_mm, self.profile)
+        reading.keeps = reading.keeps + found
+        for k in found:
+            reading.notes.append(f"a {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm, of nearly the table's colour, "
+                                 f"was found looking again in a courtyard read as unclaimed — check it")
+
+    @staticmethod
+    def _decide_doubles(reading: PhotoReading) -> None:
+        reading.keeps = decide_doubles(reading.keeps)
         for k in reading.keeps:
             if not k.double_certain:
                 reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
