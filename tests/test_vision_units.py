@@ -398,13 +398,12 @@ def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
 
 
 def test_a_keep_of_the_tables_own_colour_is_found_in_a_courtyard_read_as_unclaimed():
+    from dataclasses import replace
+
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.scoring.castellan.board import Board, Tower, Wall
     from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
     from tablesight.vision.castellan.keeps import KeepReading
-
-    from dataclasses import replace
-
     from tablesight.vision.table_view import TableView
 
     card = _straight_down_view().card
@@ -436,3 +435,22 @@ def test_a_keep_of_the_tables_own_colour_is_found_in_a_courtyard_read_as_unclaim
     assert keeps_in_unclaimed(photo(None), board, [], 2.0, NOMINAL_PROFILE) == []
     claimed = [KeepReading("red", 10010.0, 10010.0, False, True, 32.0)]
     assert keeps_in_unclaimed(photo(130), board, claimed, 2.0, NOMINAL_PROFILE) == []
+
+
+def test_a_tower_blurred_into_its_walls_is_taken_where_an_open_wall_ends_but_not_on_a_bare_wall_end():
+    from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
+
+    # A tower at (164, 100) whose walls are fattened near it (a blurred or shadowed photo): its widening
+    # no longer clears the ring around it by what `find_towers` asks, but it is a tower's width.
+    solid = footprint([(100, 100), (164, 100)], [((100, 100), (164, 100)), ((164, 100), (164, 160))])
+    cv2.circle(solid.view(np.uint8), tuple(int(v) for v in REGION.to_pixels((164, 118))), 19, 1, -1)
+    cv2.circle(solid.view(np.uint8), tuple(int(v) for v in REGION.to_pixels((146, 100))), 19, 1, -1)
+    seen = [TowerReading(100.0, 100.0, 12.0)]
+    assert all(np.hypot(t.x - 164, t.y - 100) > 5 for t in find_towers(solid, REGION, DIMS))
+    found = towers_at_open_ends(solid, REGION, DIMS, [np.array([164.0, 100.0])], seen)
+    assert len(found) == 1 and found[0][0] == 0
+    assert np.hypot(found[0][1].x - 164, found[0][1].y - 100) < 4
+    # A wall's open end with nothing standing there, or a point at an existing tower: no tower.
+    bare = footprint([(100, 100)], [((100, 100), (150, 100))])
+    assert towers_at_open_ends(bare, REGION, DIMS, [np.array([164.0, 100.0])], seen) == []
+    assert towers_at_open_ends(solid, REGION, DIMS, [np.array([102.0, 100.0])], seen) == []

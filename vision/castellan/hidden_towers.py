@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.towers import TowerReading
@@ -43,7 +44,7 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
     dims = profile.dimensions
     reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
     found = []
-    for point, members in _meeting_points(walls, MEET_SHARE * dims.centre_spacing("short")):
+    for point, members in _meeting_points(walls, meeting_distance(dims)):
         if len({walls[i].start for i in members}) < MIN_WALLS:
             continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
@@ -54,6 +55,11 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
         keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
     return found
+
+
+def meeting_distance(dims: PieceDimensions) -> float:
+    """Open wall ends closer than this (mm) end where one tower would stand."""
+    return MEET_SHARE * dims.centre_spacing("short")
 
 
 def _meeting_points(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:

@@ -25,7 +25,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
-from tablesight.vision.castellan.hidden_towers import hidden_towers
+from tablesight.vision.castellan.hidden_towers import hidden_towers, meeting_distance
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
@@ -36,7 +36,7 @@ from tablesight.vision.castellan.keeps import (
     merge_close,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
-from tablesight.vision.castellan.towers import TowerReading, find_towers
+from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, merged_walls, settled_towers
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
@@ -218,14 +218,16 @@ class CastellanReader:
         lean_removed = view.card.focal_source != "assumed"
         with _timed(timings, "towers"):
             tops = reading.look.carve_heights(p.tower_height, TOWER_TOP_SHARE)
-            solid = carve(view, classes.grey, tops, region) & ~card
-            reading.towers = find_towers(solid, region, p.dimensions, lean_removed)
+            tower_solid = carve(view, classes.grey, tops, region) & ~card
+            reading.towers = find_towers(tower_solid, region, p.dimensions, lean_removed)
         with _timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p)
         with _timed(timings, "walls"):
             heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
             solid = carve(view, classes.grey, heights, region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
+            if lean_removed:  # without the card's pose a tower's footprint is not round enough to tell
+                self._add_towers_at_open_ends(tower_solid, solid, region, planes, reading)
         return planes, solid
 
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
@@ -274,21 +276,45 @@ class CastellanReader:
 
     def _add_hidden_towers(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                            wall_solid: np.ndarray, reading: PhotoReading) -> None:
-        """Towers hidden behind keeps where several open walls end (see `hidden_towers`): added, their
-        walls joined to them, their other sockets read, and each named in the notes."""
+        """Towers hidden behind keeps where several open walls end (see `hidden_towers`), each named in
+        the notes."""
         dims = self.profile.dimensions
         found = hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps, self.profile)
-        added = set()
         for hidden in found:
-            index = len(reading.towers)
-            added.add(index)
-            reading.towers.append(TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True))
-            for i in hidden.walls:
-                reading.walls[i] = replace(reading.walls[i], end=index, open_point=None)
             reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
                                  f"{hidden.keep.color} keep, was inferred from the {len(hidden.walls)} walls "
                                  f"ending there — check it")
+        self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True), h.walls) for h in found],
+                          wall_solid, region, planes, reading)
+
+    def _add_towers_at_open_ends(self, tower_solid: np.ndarray, wall_solid: np.ndarray, region: Region,
+                                 planes: KeepPlanes, reading: PhotoReading) -> None:
+        """Towers where open walls end that are as wide as a tower but stand out less from the walls
+        around them than `find_towers` asks (see `towers_at_open_ends`)."""
+        dims = self.profile.dimensions
+        open_walls = [i for i, w in enumerate(reading.walls) if w.end is None]
+        points = [np.array(reading.walls[i].open_point) for i in open_walls]
+        meet = meeting_distance(dims)
+        new = []
+        for _, tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers):
+            ending = tuple(i for i, p in zip(open_walls, points, strict=True)
+                           if np.hypot(*(p - tower.position)) < meet)
+            new.append((tower, ending))
+        self._join_towers(new, wall_solid, region, planes, reading)
+
+    def _join_towers(self, new: list[tuple[TowerReading, tuple[int, ...]]], wall_solid: np.ndarray, region: Region,
+                     planes: KeepPlanes, reading: PhotoReading) -> None:
+        """Towers added to a reading, the open walls ending in each (indices) joined to it, and their other
+        sockets read."""
+        added = set()
+        for tower, ending in new:
+            index = len(reading.towers)
+            added.add(index)
+            reading.towers.append(tower)
+            for i in ending:
+                reading.walls[i] = replace(reading.walls[i], end=index, open_point=None)
         if added:
+            dims = self.profile.dimensions
             axis = castle_axis(reading.towers, dims, wall_solid, region)
             again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
             reading.walls = merged_walls(reading.walls, again, reading.towers)

@@ -23,6 +23,8 @@ MIN_SPACING_SHARE = 0.6
 # shadow or blur is as wide on the ring as at its centre.
 MIN_PROMINENCE_SHARE = 0.25
 RING_SHARE = 1.5
+OPEN_END_PROMINENCE = 0.1  # the prominence asked of a tower where an open wall ends (share of its radius)
+OPEN_END_REACH_MM = 6.0  # its centre within this of where the wall's socket puts it
 
 
 @dataclass(frozen=True)
@@ -50,13 +52,8 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_r
                 ) -> list[TowerReading]:
     """Towers on a carved footprint. `lean_removed`: the camera pose is known, so a tower's footprint is
     round; without it (no card) a tower smears along its lean and only its width can be tested."""
-    mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
+    dist, bar = _widths(solid, region, dims)
     radius = dims.tower_radius
-    # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
-    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius),
-              MAX_RADIUS_SHARE * radius)
     prominence = MIN_PROMINENCE_SHARE * radius if lean_removed else -np.inf
     window = max(3, int(radius * region.px_per_mm) | 1)
     peaks = (dist >= bar) & (dist == cv2.dilate(dist, np.ones((window, window), np.uint8)))
@@ -69,6 +66,45 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_r
         if all(np.hypot(x - t.x, y - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in accepted):
             accepted.append(TowerReading(x, y, float(dist[ys[i], xs[i]])))
     return accepted
+
+
+def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions, points: list[np.ndarray],
+                        towers: list[TowerReading]) -> list[tuple[int, TowerReading]]:
+    """Towers standing where open walls end (`points`, where each wall's tower would stand), as (index
+    into `points`, tower). A wall ending there makes a tower likely (C1: walls join towers), so one
+    is taken on less prominence than `find_towers` asks of a widening found anywhere: blur or a shadow
+    fattening the walls around a tower hides its widening, not its width."""
+    dist, bar = _widths(solid, region, dims)
+    radius, found = dims.tower_radius, []
+    reach = int(OPEN_END_REACH_MM * region.px_per_mm)
+    for index, point in enumerate(points):
+        cx, cy = region.to_pixels(point).astype(int)
+        x0, y0 = max(0, cx - reach), max(0, cy - reach)
+        window = dist[y0:cy + reach + 1, x0:cx + reach + 1]
+        if not window.size or window.max() < bar:
+            continue
+        wy, wx = np.unravel_index(int(np.argmax(window)), window.shape)
+        x, y = x0 + wx, y0 + wy
+        if dist[y, x] - _ring_max(dist, x, y, RING_SHARE * radius * region.px_per_mm) < OPEN_END_PROMINENCE * radius:
+            continue
+        cx_mm, cy_mm = _plateau_centre(dist, x, y, region)
+        placed = towers + [t for _, t in found]
+        if all(np.hypot(cx_mm - t.x, cy_mm - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in placed):
+            found.append((index, TowerReading(cx_mm, cy_mm, float(dist[y, x]))))
+    return found
+
+
+def _widths(solid: np.ndarray, region: Region, dims: PieceDimensions) -> tuple[np.ndarray, float]:
+    """The solid's distance map (mm to the nearest background) and the inscribed radius a tower must
+    reach in this photo."""
+    mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
+    radius = dims.tower_radius
+    # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
+    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius),
+              MAX_RADIUS_SHARE * radius)
+    return dist, bar
 
 
 def _ring_max(dist: np.ndarray, x: int, y: int, radius_px: float) -> float:
