@@ -448,8 +448,7 @@ def test_a_tower_blurred_into_its_walls_is_taken_where_an_open_wall_ends_but_not
     seen = [TowerReading(100.0, 100.0, 12.0)]
     assert all(np.hypot(t.x - 164, t.y - 100) > 5 for t in find_towers(solid, REGION, DIMS))
     found = towers_at_open_ends(solid, REGION, DIMS, [np.array([164.0, 100.0])], seen)
-    assert len(found) == 1 and found[0][0] == 0
-    assert np.hypot(found[0][1].x - 164, found[0][1].y - 100) < 4
+    assert len(found) == 1 and np.hypot(found[0].x - 164, found[0].y - 100) < 4
     # A wall's open end with nothing standing there, or a point at an existing tower: no tower.
     bare = footprint([(100, 100)], [((100, 100), (150, 100))])
     assert towers_at_open_ends(bare, REGION, DIMS, [np.array([164.0, 100.0])], seen) == []

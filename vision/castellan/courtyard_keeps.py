@@ -54,6 +54,7 @@ def keeps_in_unclaimed(view: TableView, board: Board, keeps: list[KeepReading], 
 
 def _keep_in(view: TableView, face: Face, px_per_mm: float, profile: PieceProfile,
              others: list[KeepReading]) -> KeepReading | None:
+    """The keep standing out from one courtyard's floor, or None; `others`: the keeps read so far."""
     dims = profile.dimensions
     x0, y0, x1, y1 = face.bounds
     region = Region(x0, y0, x1, y1, px_per_mm)

@@ -267,6 +267,7 @@ class CastellanReader:
 
     @staticmethod
     def _decide_doubles(reading: PhotoReading) -> None:
+        """Single or double for every keep read (`decide_doubles`); each uncertain one named in the notes."""
         reading.keeps = decide_doubles(reading.keeps)
         for k in reading.keeps:
             if not k.double_certain:
@@ -296,7 +297,7 @@ class CastellanReader:
         points = [np.array(reading.walls[i].open_point) for i in open_walls]
         meet = meeting_distance(dims)
         new = []
-        for _, tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers):
+        for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers):
             ending = tuple(i for i, p in zip(open_walls, points, strict=True)
                            if np.hypot(*(p - tower.position)) < meet)
             new.append((tower, ending))

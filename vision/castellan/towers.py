@@ -69,15 +69,15 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_r
 
 
 def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions, points: list[np.ndarray],
-                        towers: list[TowerReading]) -> list[tuple[int, TowerReading]]:
-    """Towers standing where open walls end (`points`, where each wall's tower would stand), as (index
-    into `points`, tower). A wall ending there makes a tower likely (C1: walls join towers), so one
+                        towers: list[TowerReading]) -> list[TowerReading]:
+    """Towers standing where open walls end (`points`, where each wall's tower would stand), apart from
+    `towers` and from each other. A wall ending there makes a tower likely (C1: walls join towers), so one
     is taken on less prominence than `find_towers` asks of a widening found anywhere: blur or a shadow
     fattening the walls around a tower hides its widening, not its width."""
     dist, bar = _widths(solid, region, dims)
     radius, found = dims.tower_radius, []
     reach = int(OPEN_END_REACH_MM * region.px_per_mm)
-    for index, point in enumerate(points):
+    for point in points:
         cx, cy = region.to_pixels(point).astype(int)
         x0, y0 = max(0, cx - reach), max(0, cy - reach)
         window = dist[y0:cy + reach + 1, x0:cx + reach + 1]
@@ -88,9 +88,9 @@ def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions
         if dist[y, x] - _ring_max(dist, x, y, RING_SHARE * radius * region.px_per_mm) < OPEN_END_PROMINENCE * radius:
             continue
         cx_mm, cy_mm = _plateau_centre(dist, x, y, region)
-        placed = towers + [t for _, t in found]
-        if all(np.hypot(cx_mm - t.x, cy_mm - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short") for t in placed):
-            found.append((index, TowerReading(cx_mm, cy_mm, float(dist[y, x]))))
+        if all(np.hypot(cx_mm - t.x, cy_mm - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short")
+               for t in towers + found):
+            found.append(TowerReading(cx_mm, cy_mm, float(dist[y, x])))
     return found
 
 
