@@ -429,7 +429,7 @@ def test_a_keep_of_the_tables_own_colour_is_found_in_a_courtyard_read_as_unclaim
         return view
 
     found = keeps_in_unclaimed(photo(130), board, [], 2.0, NOMINAL_PROFILE)
-    assert [k.color for k in found] == ["green"]
+    assert [k.color for k in found] == ["green"] and found[0].looked_again  # the overlay marks it for a check
     assert np.hypot(found[0].x - 9991.0, found[0].y - 9996.0) < 4
     # Felt alone, or a courtyard already claimed: nothing is added.
     assert keeps_in_unclaimed(photo(None), board, [], 2.0, NOMINAL_PROFILE) == []

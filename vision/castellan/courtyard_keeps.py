@@ -12,6 +12,8 @@ the notes; a courtyard with nothing standing out stays unclaimed and keeps its w
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -80,7 +82,7 @@ def _keep_in(view: TableView, face: Face, px_per_mm: float, profile: PieceProfil
     _, on_table = _standing_out([flat], middle, floor > 0, colour)
     _, blobs = cv2.connectedComponents(on_table.astype(np.uint8), connectivity=8)
     same = [np.array([k.x, k.y]) for k in others if k.color == colour]
-    return with_height(colour, centre, blobs, region, view, profile, same)
+    return replace(with_height(colour, centre, blobs, region, view, profile, same), looked_again=True)
 
 
 def _floor(face: Face, region: Region, inset_mm: float) -> np.ndarray:
