@@ -453,3 +453,22 @@ def test_a_tower_blurred_into_its_walls_is_taken_where_an_open_wall_ends_but_not
     bare = footprint([(100, 100)], [((100, 100), (150, 100))])
     assert towers_at_open_ends(bare, REGION, DIMS, [np.array([164.0, 100.0])], seen) == []
     assert towers_at_open_ends(solid, REGION, DIMS, [np.array([102.0, 100.0])], seen) == []
+
+
+def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_its_body():
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, walls_behind_keeps
+
+    towers = [TowerReading(100.0, 100.0, 12.0), TowerReading(164.0, 100.0, 12.0)]
+    behind = np.zeros(REGION.size[::-1], bool)
+    x0, x1 = (int(v * REGION.px_per_mm) for v in (110, 156))
+    behind[int(90 * REGION.px_per_mm):int(110 * REGION.px_per_mm), x0:x1] = True  # a keep in front of it
+    found = walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind)
+    assert [(w.kind, {w.start, w.end}) for w in found] == [("short", {0, 1})]
+    partly = behind.copy()
+    partly[:, x0:(x0 + x1) // 2] = False  # half of it in view: judged by sight, not by the rules
+    assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, partly) == []
+    read = [WallReading("short", 0, 1, None, 1.0)]
+    assert walls_behind_keeps(towers, read, REGION, DIMS, 0.0, behind) == []
+    read_open = [WallReading("short", 0, None, (163.0, 101.0), 0.5)]  # read open towards the tower
+    assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind) == []

@@ -37,7 +37,14 @@ from tablesight.vision.castellan.keeps import (
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
-from tablesight.vision.castellan.walls import WallReading, castle_axis, find_walls, merged_walls, settled_towers
+from tablesight.vision.castellan.walls import (
+    WallReading,
+    castle_axis,
+    find_walls,
+    merged_walls,
+    settled_towers,
+    walls_behind_keeps,
+)
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
@@ -207,6 +214,9 @@ class CastellanReader:
             if card.focal_source != "assumed":
                 self._claim_courtyards(view, region, reading)
             self._decide_doubles(reading)
+        with _timed(timings, "rebuild"):
+            if card.focal_source != "assumed":
+                self._walls_the_rules_need(wall_solid, region, planes, reading)
         reading.board = self._board(reading)
         return reading
 
@@ -347,6 +357,23 @@ class CastellanReader:
         reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
                                 "from the castle's walls; lay the card beside the castle for a reliable reading")
         return reading
+
+    def _walls_the_rules_need(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
+                              reading: PhotoReading) -> None:
+        """Walls hidden behind keeps (`walls_behind_keeps`), each added where the board with it breaks fewer
+        rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
+        dims = self.profile.dimensions
+        axis = castle_axis(reading.towers, dims, wall_solid, region)
+        for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
+            broken = _rules_broken(score_board(self._board(reading), dims))
+            reading.walls.append(wall)
+            if _rules_broken(score_board(self._board(reading), dims)) < broken:
+                a, b = reading.towers[wall.start], reading.towers[wall.end]
+                reading.notes.append(f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) "
+                                     f"mm, hidden behind a keep, was inferred: without it the castle breaks more "
+                                     f"rules — check it")
+            else:
+                reading.walls.pop()
 
     @staticmethod
     def _board(reading: PhotoReading) -> Board:

@@ -23,6 +23,7 @@ MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
+MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge it by sight (`walls_behind_keeps`)
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
@@ -105,6 +106,36 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
             if key not in found or found[key].filled < reading.filled:
                 found[key] = reading
     return list(found.values())
+
+
+def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], region: Region,
+                       dims: PieceDimensions, axis: float, hidden: np.ndarray) -> list[WallReading]:
+    """Walls that may stand between two towers a span apart along the castle's axes, not read because
+    keeps in front hide most of where their body would be (MOSTLY_HIDDEN): neither seen nor ruled out.
+    Only the rules can tell (see `CastellanReader._walls_the_rules_need`)."""
+    positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
+    joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
+    # A wall read open towards a tower already holds that socket.
+    meet = 0.3 * dims.centre_spacing("short")
+    for w in walls:
+        if w.end is None:
+            near = np.flatnonzero(np.linalg.norm(positions - w.open_point, axis=1) < meet)
+            joined.update(frozenset((w.start, int(j))) for j in near)
+    r, found = dims.tower_radius, []
+    for i, tower in enumerate(towers):
+        origin = np.array(tower.position)
+        for k in range(4):
+            angle = axis + k * math.pi / 2
+            d = np.array([math.cos(angle), math.sin(angle)])
+            for kind in ("short", "long"):
+                j = _tower_along(positions, origin, d, dims.centre_spacing(kind), i, (SPAN_TOLERANCE, ANGLE_TOLERANCE))
+                if j is None or j < i or frozenset((i, j)) in joined:
+                    continue
+                span = float(np.linalg.norm(positions[j] - origin))
+                covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
+                if len(covered) and covered.mean() >= MOSTLY_HIDDEN:
+                    found.append(WallReading(kind, i, j, None, 0.0))
+    return found
 
 
 def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclude: int,
