@@ -397,46 +397,6 @@ def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
     assert beside == merged
 
 
-def test_a_keep_of_the_tables_own_colour_is_found_in_a_courtyard_read_as_unclaimed():
-    from dataclasses import replace
-
-    from tablesight.calibration.pieces import NOMINAL_PROFILE
-    from tablesight.scoring.castellan.board import Board, Tower, Wall
-    from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
-    from tablesight.vision.castellan.keeps import KeepReading
-    from tablesight.vision.table_view import TableView
-
-    card = _straight_down_view().card
-    view = TableView(np.zeros((600, 800, 3), np.uint8), replace(card, white_bgr=np.full(3, 230.0),
-                                                                black_bgr=np.full(3, 10.0)))
-    corners = [(9968.0, 9968.0), (10032.0, 9968.0), (10032.0, 10032.0), (9968.0, 10032.0)]
-    towers = tuple(Tower(f"t{i}", x, y) for i, (x, y) in enumerate(corners))
-    walls = tuple(Wall(f"w{i}", "short", (f"t{i}", f"t{(i + 1) % 4}")) for i in range(4))
-    board = Board(towers, walls)
-    felt = np.random.default_rng(3).normal(0, 6, view.image.shape[:2])
-
-    def photo(keep_green: int | None) -> np.ndarray:
-        image = np.zeros(view.image.shape, np.float64)
-        image[..., 1] = 70 + felt  # green felt, textured
-        image[..., 0] = image[..., 2] = 15
-        if keep_green is not None:  # a keep of the felt's hue, a little brighter, off the courtyard's middle
-            top = view.plane_homography(20.0)
-            a, b = (cv2.perspectiveTransform(np.array([[p]]), top)[0, 0].astype(int)
-                    for p in ((9980.0, 9985.0), (10002.0, 10007.0)))
-            image[a[1]:b[1], a[0]:b[0], 1] = keep_green
-            image[a[1]:b[1], a[0]:b[0], 0::2] = 20
-        view.__dict__["image"] = np.clip(image, 0, 255).astype(np.uint8)  # the photo TableView shows
-        return view
-
-    found = keeps_in_unclaimed(photo(130), board, [], 2.0, NOMINAL_PROFILE)
-    assert [k.color for k in found] == ["green"] and found[0].looked_again  # the overlay marks it for a check
-    assert np.hypot(found[0].x - 9991.0, found[0].y - 9996.0) < 4
-    # Felt alone, or a courtyard already claimed: nothing is added.
-    assert keeps_in_unclaimed(photo(None), board, [], 2.0, NOMINAL_PROFILE) == []
-    claimed = [KeepReading("red", 10010.0, 10010.0, False, True, 32.0)]
-    assert keeps_in_unclaimed(photo(130), board, claimed, 2.0, NOMINAL_PROFILE) == []
-
-
 def test_a_tower_blurred_into_its_walls_is_taken_where_an_open_wall_ends_but_not_on_a_bare_wall_end():
     from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
 

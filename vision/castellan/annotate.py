@@ -46,15 +46,14 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         cv2.polylines(out, [ring], True, TOWER_BGR, scale, cv2.LINE_AA)
         if tower.position in inferred:  # hidden behind a keep, inferred from its walls: check it by eye
             text_with_outline(out, "?", _pt(ring.reshape(-1, 2).max(axis=0) + [2 * scale, 0]), 0.5 * scale, scale)
-    uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain or k.looked_again}
+    uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain}
     for keep in board.keeps:
         colour = tuple(int(c) for c in NOMINAL_KEEP_BGR[keep.color])
         height = profile.keep_height * (2 if keep.double else 1)
         top = pose.project(np.array([keep.position]), height)[0]
         cv2.circle(out, _pt(top), 7 * scale, (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, _pt(top), 5 * scale, colour, -1, cv2.LINE_AA)
-        # "x2" for a double keep; "?" where single or double could not be told, or where the keep was found
-        # only by looking again in an unclaimed courtyard: check it by eye.
+        # "x2" for a double keep; "?" where single or double could not be told: check it by eye.
         mark = ("x2" if keep.double else "") + ("?" if keep.position in uncertain else "")
         if mark:
             text_with_outline(out, mark, _pt(top + [8 * scale, -4 * scale]), 0.5 * scale, scale)

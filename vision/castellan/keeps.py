@@ -42,7 +42,6 @@ class KeepReading:
     top_height_mm: float | None
     lean_share: float | None = None  # measured lean between a single's (0) and a double's (1)
     lean_span_mm: float = 0.0  # how far apart a single's and a double's leans are from this camera
-    looked_again: bool = False  # found only by looking again in a courtyard read as unclaimed: check it
 
 
 @dataclass(frozen=True)

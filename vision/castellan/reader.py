@@ -24,7 +24,6 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
-from tablesight.vision.castellan.courtyard_keeps import keeps_in_unclaimed
 from tablesight.vision.castellan.hidden_towers import hidden_towers, meeting_distance
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -211,8 +210,6 @@ class CastellanReader:
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
         with _timed(timings, "keeps"):
-            if card.focal_source != "assumed":
-                self._claim_courtyards(view, region, reading)
             self._decide_doubles(reading)
         with _timed(timings, "rebuild"):
             if card.focal_source != "assumed":
@@ -266,14 +263,6 @@ class CastellanReader:
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
         reading.keeps = on_castle  # single or double: decided once every keep is found (`_decide_doubles`)
-
-    def _claim_courtyards(self, view: TableView, region: Region, reading: PhotoReading) -> None:
-        """Keeps of nearly the table's colour, looked for again where an enclosed courtyard holds none."""
-        found = keeps_in_unclaimed(view, self._board(reading), reading.keeps, region.px_per_mm, self.profile)
-        reading.keeps = reading.keeps + found
-        for k in found:
-            reading.notes.append(f"a {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm, of nearly the table's colour, "
-                                 f"was found looking again in a courtyard read as unclaimed — check it")
 
     @staticmethod
     def _decide_doubles(reading: PhotoReading) -> None:
