@@ -87,7 +87,7 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
                 centres.append(region.to_mm(centroids[i] + 0.5))
         for n, centre in enumerate(centres):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(with_height(colour, centre, blobs, region, view, profile, others))
+            found.append(_with_height(colour, centre, blobs, region, view, profile, others))
     return found
 
 
@@ -99,7 +99,7 @@ def square_enough(blob: np.ndarray) -> bool:
     return max(w, h) <= MAX_KEEP_ASPECT * max(min(w, h), 1.0)
 
 
-def with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
+def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
                  profile: PieceProfile, others: list[np.ndarray] = ()) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
     against the lean a single and a double keep would have seen from this camera. `others`: the centres
