@@ -424,7 +424,7 @@ def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_i
     x0, x1 = (int(v * REGION.px_per_mm) for v in (110, 156))
     behind[int(90 * REGION.px_per_mm):int(110 * REGION.px_per_mm), x0:x1] = True  # a keep in front of it
     found = walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind)
-    assert [(w.kind, {w.start, w.end}) for w in found] == [("short", {0, 1})]
+    assert [(w.kind, {w.start, w.end}, w.inferred) for w in found] == [("short", {0, 1}, True)]
     partly = behind.copy()
     partly[:, x0:(x0 + x1) // 2] = False  # half of it in view: judged by sight, not by the rules
     assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, partly) == []

@@ -34,12 +34,18 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         _banner(out, reading.notes[0] if reading.notes else "No castle found.")
         return out
     towers = board.tower_map()
+    guessed = {frozenset(((round(reading.towers[w.start].x, 1), round(reading.towers[w.start].y, 1)),
+                          (round(reading.towers[w.end].x, 1), round(reading.towers[w.end].y, 1))))
+               for w in reading.walls if w.inferred}
+    inferred_walls = []  # their midpoints, marked once the keeps in front of them are drawn
     for wall in board.walls:
         a, b = board.wall_endpoints(wall, towers)
         pts = pose.project(np.array([a, b]), profile.wall_height)
         cv2.line(out, _pt(pts[0]), _pt(pts[1]), WALL_BGR, 2 * scale if wall.kind == "long" else scale, cv2.LINE_AA)
         if wall.ends[1] is None:
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
+        if frozenset((tuple(a), tuple(b))) in guessed:  # hidden behind a keep, inferred from the rules: check it
+            inferred_walls.append(pts.mean(axis=0))
     inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred}
     for tower in board.towers:
         ring = _poly(pose.project(_circle(tower.position, profile.dimensions.tower_radius), profile.tower_height))
@@ -57,6 +63,8 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         mark = ("x2" if keep.double else "") + ("?" if keep.position in uncertain else "")
         if mark:
             text_with_outline(out, mark, _pt(top + [8 * scale, -4 * scale]), 0.5 * scale, scale)
+    for middle in inferred_walls:
+        text_with_outline(out, "?", _pt(middle + [-14 * scale, -6 * scale]), 0.5 * scale, scale)
     if report is not None:
         for warning in report.warnings:
             where = pose.project(np.array([warning.where]), 0.0)[0]

@@ -35,6 +35,7 @@ class WallReading:
     end: int | None  # index of the tower it reaches, None for an open end
     open_point: tuple[float, float] | None  # where the missing tower would stand
     filled: float  # share of the body seen solid
+    inferred: bool = False  # not seen but inferred from the rules (hidden behind a keep): check it
 
 
 def castle_axis(towers: list[TowerReading], dims: PieceDimensions, solid: np.ndarray, region: Region) -> float:
@@ -134,7 +135,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
                 span = float(np.linalg.norm(positions[j] - origin))
                 covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
                 if len(covered) and covered.mean() >= MOSTLY_HIDDEN:
-                    found.append(WallReading(kind, i, j, None, 0.0))
+                    found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
 
 
