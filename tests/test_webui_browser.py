@@ -63,6 +63,7 @@ def server(tmp_path):
 def _new_game_with_photo(page, server):
     page.goto(server)
     page.click("#new-game")
+    page.wait_for_load_state("load")  # the game page's script is running, not only its HTML parsed
     page.set_input_files("#photo-input", str(PHOTO))
     page.wait_for_selector(".score-row", timeout=60_000)
 

@@ -209,12 +209,9 @@ class CastellanReader:
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
-        with _timed(timings, "keeps"):
-            self._decide_doubles(reading)
-        with _timed(timings, "rebuild"):
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
-        reading.board = self._board(reading)
+            reading.board = self._board(reading)
         return reading
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
@@ -262,12 +259,7 @@ class CastellanReader:
         if len(on_castle) < len(found):
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
-        reading.keeps = on_castle  # single or double: decided once every keep is found (`_decide_doubles`)
-
-    @staticmethod
-    def _decide_doubles(reading: PhotoReading) -> None:
-        """Single or double for every keep read (`decide_doubles`); each uncertain one named in the notes."""
-        reading.keeps = decide_doubles(reading.keeps)
+        reading.keeps = decide_doubles(on_castle)
         for k in reading.keeps:
             if not k.double_certain:
                 reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "

@@ -45,7 +45,11 @@
   }
 
   const input = $("photo-input");
-  if (input) input.addEventListener("change", () => input.files[0] && upload(input.files[0]));
+  if (input) {
+    input.addEventListener("change", () => input.files[0] && upload(input.files[0]));
+    // A photo chosen while the page was still loading (before this listener) is not lost.
+    if (input.files[0]) upload(input.files[0]);
+  }
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
