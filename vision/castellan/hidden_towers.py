@@ -16,15 +16,13 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.towers import TowerReading
-from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.castellan.walls import WallReading, meeting_distance
 from tablesight.vision.table_view import TableView
 
 MIN_WALLS = 2  # open walls ending at one point (one open wall is an ordinary open end)
-MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 HIDING_SLACK_MM = 15.0  # a keep hides a tower up to this far beyond their touching distance
 MIN_COVERED = 0.8  # share of the tower's body seen as grey or keep colour (the table shows at a gap)
 BODY_HEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.95)  # of the tower's height, where its body is sampled
@@ -55,11 +53,6 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
         keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
     return found
-
-
-def meeting_distance(dims: PieceDimensions) -> float:
-    """Open wall ends closer than this (mm) end where one tower would stand."""
-    return MEET_SHARE * dims.centre_spacing("short")
 
 
 def _meeting_points(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:

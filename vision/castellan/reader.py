@@ -24,7 +24,7 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
-from tablesight.vision.castellan.hidden_towers import hidden_towers, meeting_distance
+from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
@@ -40,6 +40,7 @@ from tablesight.vision.castellan.walls import (
     WallReading,
     castle_axis,
     find_walls,
+    meeting_distance,
     merged_walls,
     settled_towers,
     walls_behind_keeps,
@@ -345,10 +346,12 @@ class CastellanReader:
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, wall_solid, region)
+        broken = _rules_broken(score_board(self._board(reading), dims))
         for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
-            broken = _rules_broken(score_board(self._board(reading), dims))
             reading.walls.append(wall)
-            if _rules_broken(score_board(self._board(reading), dims)) < broken:
+            with_wall = _rules_broken(score_board(self._board(reading), dims))
+            if with_wall < broken:
+                broken = with_wall
                 a, b = reading.towers[wall.start], reading.towers[wall.end]
                 reading.notes.append(f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) "
                                      f"mm, hidden behind a keep, was inferred: without it the castle breaks more "

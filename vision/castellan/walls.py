@@ -25,6 +25,7 @@ ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socke
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
 MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge it by sight (`walls_behind_keeps`)
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
+MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 
 
@@ -36,6 +37,16 @@ class WallReading:
     open_point: tuple[float, float] | None  # where the missing tower would stand
     filled: float  # share of the body seen solid
     inferred: bool = False  # not seen but inferred from the rules (hidden behind a keep): check it
+
+
+def meeting_distance(dims: PieceDimensions) -> float:
+    """Open wall ends (or an open end and a tower) closer than this (mm) end where one tower stands."""
+    return MEET_SHARE * dims.centre_spacing("short")
+
+
+def socket_directions(axis: float) -> list[np.ndarray]:
+    """The four directions a wall may leave a tower in, along the castle's axes (`axis` radians)."""
+    return [np.array([math.cos(axis + k * math.pi / 2), math.sin(axis + k * math.pi / 2)]) for k in range(4)]
 
 
 def castle_axis(towers: list[TowerReading], dims: PieceDimensions, solid: np.ndarray, region: Region) -> float:
@@ -96,9 +107,7 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
     for i, tower in enumerate(towers):
         if only is not None and i not in only:
             continue
-        for k in range(4):
-            angle = axis + k * math.pi / 2
-            d = np.array([math.cos(angle), math.sin(angle)])
+        for k, d in enumerate(socket_directions(axis)):
             origin = np.array(tower.position)
             reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, tolerance)
             if reading is None:
@@ -117,7 +126,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
     # A wall read open towards a tower already holds that socket.
-    meet = 0.3 * dims.centre_spacing("short")
+    meet = meeting_distance(dims)
     for w in walls:
         if w.end is None:
             near = np.flatnonzero(np.linalg.norm(positions - w.open_point, axis=1) < meet)
@@ -125,9 +134,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     r, found = dims.tower_radius, []
     for i, tower in enumerate(towers):
         origin = np.array(tower.position)
-        for k in range(4):
-            angle = axis + k * math.pi / 2
-            d = np.array([math.cos(angle), math.sin(angle)])
+        for d in socket_directions(axis):
             for kind in ("short", "long"):
                 j = _tower_along(positions, origin, d, dims.centre_spacing(kind), i, (SPAN_TOLERANCE, ANGLE_TOLERANCE))
                 if j is None or j < i or frozenset((i, j)) in joined:
@@ -232,7 +239,7 @@ def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: P
     the mean of what it was read at and where each of its walls puts it, so one tower read off its
     place (a keep beside it, a crowded junction) no longer keeps its other walls from being found."""
     votes: list[list[np.ndarray]] = [[np.array(t.position)] for t in towers]
-    axes = [np.array([math.cos(axis + k * math.pi / 2), math.sin(axis + k * math.pi / 2)]) for k in range(4)]
+    axes = socket_directions(axis)
     for wall in walls:
         if wall.end is None:
             continue
