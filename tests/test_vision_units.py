@@ -62,6 +62,9 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     assert not decided[2].double and decided[2].double_certain
     # The same faint evidence on a lone keep of its colour is not enough to call it either way.
     assert not decide_doubles([keep(0.6, 3.0, colour="blue")])[0].double_certain
+    # Nor is a lean just past half-way between a single's and a double's, however far apart the two
+    # leans are: a keep seen that obliquely shows long, unevenly lit sides, and its lean spreads more.
+    assert not decide_doubles([keep(0.58, 30.0, colour="yellow")])[0].double_certain
     # Two keeps both leaning like doubles: at most one of a colour is read double.
     twins = decide_doubles([keep(1.1, 10.0), keep(1.4, 10.0, x=50.0)])
     assert [k.double for k in twins] == [False, True]
