@@ -391,12 +391,12 @@ def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
     x0, x1 = region.to_pixels(np.array([[40 - side / 2, 50 - side / 2], [140, 50 + side / 2]])).astype(int)
     labels[x0[1]:x1[1], x0[0]:x1[0]] = 1
     u, near, far = np.array([1.0, 0.0]), np.array([40.0, 50.0]), np.array([90.0, 50.0])
-    merged = _blob_extent(labels, region, near, u)
-    alone = _blob_extent(labels, region, near, u, _lean_lane(near, u, [far], side))
+    merged = _blob_extent(labels, region, near, u).along
+    alone = _blob_extent(labels, region, near, u, _lean_lane(near, u, [far], side)).along
     assert merged > 95  # the two keeps' colour as one
     assert abs(alone - (90 - side / 2 - (40 - side / 2))) < 3  # up to the next keep's base
     # A keep of the colour beside it, not in line, changes nothing.
-    beside = _blob_extent(labels, region, near, u, _lean_lane(near, u, [np.array([40.0, 90.0])], side))
+    beside = _blob_extent(labels, region, near, u, _lean_lane(near, u, [np.array([40.0, 90.0])], side)).along
     assert beside == merged
 
 
@@ -435,3 +435,26 @@ def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_i
     assert walls_behind_keeps(towers, read, REGION, DIMS, 0.0, behind) == []
     read_open = [WallReading("short", 0, None, (163.0, 101.0), 0.5)]  # read open towards the tower
     assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind) == []
+
+
+def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
+    """The keep's colour on the table plane is its square smeared along the lean: its length along the
+    lean less its width across is about the lean at any turn of the keep; its length alone is not."""
+    from tablesight.vision.castellan.keeps import _blob_extent
+
+    region = Region(0.0, 0.0, 100.0, 100.0, 1.2)  # the reader's usual sampling
+    centre, u, side, lean = np.array([40.0, 50.0]), np.array([1.0, 0.0]), 22.0, 8.0
+    lengths, leans = [], []
+    for turn in (0.0, 15.0, 30.0, 45.0):
+        a = np.radians(turn)
+        corners = np.array([[np.cos(a) * x - np.sin(a) * y, np.sin(a) * x + np.cos(a) * y]
+                            for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]) * side / 2 + centre
+        smeared = np.vstack([corners, corners + u * lean])
+        hull = cv2.convexHull(region.to_pixels(smeared).astype(np.float32)).astype(np.int32)
+        labels = np.zeros(region.size[::-1], np.uint8)
+        cv2.fillPoly(labels, [hull], 1)
+        extent = _blob_extent(labels.astype(np.int32), region, centre, u)
+        lengths.append(extent.length)
+        leans.append(extent.length - extent.width)
+    assert max(lengths) - min(lengths) > 7.0  # a turned keep is longer ...
+    assert all(abs(measured - lean) < 2.5 for measured in leans), leans  # ... and as much wider
