@@ -458,3 +458,20 @@ def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
         leans.append(extent.length - extent.width)
     assert max(lengths) - min(lengths) > 7.0  # a turned keep is longer ...
     assert all(abs(measured - lean) < 2.5 for measured in leans), leans  # ... and as much wider
+
+
+def test_a_courtyard_floor_of_a_keeps_colour_is_too_big_for_a_keep_seen_from_above():
+    """Straight below the camera a keep, even a double turned 45°, carves about two sides²: a courtyard's
+    floor in shade of its colour (a green cloth) carves more and is not a keep, however square."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
+
+    view = _straight_down_view()
+    region = Region(9800.0, 9800.0, 10200.0, 10200.0, 1.2)
+    labels = np.zeros(region.size[::-1], np.uint8)
+    for (x, y), side in (((9950.0, 10000.0), 22.0), ((10060.0, 10000.0), 40.0)):  # a keep; a courtyard's floor
+        (x0, y0), (x1, y1) = region.to_pixels(np.array([[x - side / 2, y - side / 2], [x + side / 2, y + side / 2]]))
+        labels[int(y0):int(y1), int(x0):int(x1)] = 1
+    planes = KeepPlanes(["green"], labels, [labels] * 3)  # flat or not, from straight above alike
+    found = find_keeps(view, planes, region, NOMINAL_PROFILE)
+    assert [(round(k.x), round(k.y)) for k in found] == [(9950, 10000)]

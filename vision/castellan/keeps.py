@@ -30,6 +30,7 @@ LEAN_NOISE_SHARE_OF_SPAN = 0.2
 # until it is used, so the more courtyards a colour holds, the likelier one of them is doubled.
 DOUBLED_CLAIM_SHARE = 1 / 3
 MAX_KEEP_AREA_SIDES = 5.0
+KEEP_PLANE_SHARES = (0.3, 0.6, 0.9)  # the planes a keep is carved from, in shares of its body's height
 MAX_KEEP_ASPECT = 2.5
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 # The same blob's length along the lean less its width across it, both in full: a turned keep and
@@ -78,7 +79,7 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
     labels = keep_label_image(classes, colours)
-    flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, 0.3 * body, 0.6 * body, 0.9 * body))
+    flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, *(s * body for s in KEEP_PLANE_SHARES)))
     return KeepPlanes(colours, flat, planes)
 
 
@@ -97,12 +98,30 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         centres = []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
-            if min_area <= stats[i, cv2.CC_STAT_AREA] <= max_area and square_enough(labels[y:y + h, x:x + w] == i):
-                centres.append(region.to_mm(centroids[i] + 0.5))
+            area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + 0.5)
+            if not min_area <= area <= min(max_area, _largest_carve(view, centre, profile) * region.px_per_mm ** 2):
+                continue
+            if square_enough(labels[y:y + h, x:x + w] == i):
+                centres.append(centre)
         for n, centre in enumerate(centres):
             others = [c for m, c in enumerate(centres) if m != n]
             found.append(_with_height(colour, centre, blobs, region, view, profile, others))
     return found
+
+
+def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -> float:
+    """The most table (mm²) a keep at `centre` can carve on the planes through a keep's body: a double
+    keep turned 45°, its top landing beyond its body on the lowest plane. Near straight below the
+    camera that is about two sides², where a courtyard's floor in shade of a keep's colour carves more."""
+    camera = view.pose.centre[:2]
+    outward = centre - camera
+    ground = float(np.linalg.norm(outward))
+    u = outward / ground if ground > 1e-6 else np.array([1.0, 0.0])
+    body = profile.keep_height - profile.keep_roof_height
+    top = 2 * profile.keep_height - profile.keep_roof_height
+    beyond = _lean(view, centre, u, top) - _lean(view, centre, u, KEEP_PLANE_SHARES[0] * body)
+    width = math.sqrt(2) * profile.dimensions.keep_side
+    return width * (width + max(beyond, 0.0))
 
 
 def square_enough(blob: np.ndarray) -> bool:
