@@ -376,6 +376,12 @@ def test_another_look_may_lose_keeps_the_rules_put_nowhere_but_not_those_in_plac
     unclaimed = Board(towers, walls, ())
     fewer = _TwoLooks(Board(towers, walls, (claimed, *shadows[:2])), unclaimed, towers=(4, 4))  # 2 rules broken, 1
     assert fewer.reader.read(image, card=card).board is not unclaimed
+    # Shadows of a keep's colour read as more keeps of it in a courtyard it claims: the courtyard counts
+    # once (a claim places one keep), so a look that sees only the keep is still taken.
+    green = Keep("green", 32.0, 32.0, False)
+    crowded = (green, Keep("green", 15.0, 15.0, False), Keep("green", 50.0, 48.0, False), shadows[0])
+    clear = Board(towers, walls, (green,))
+    assert _TwoLooks(Board(towers, walls, crowded), clear, towers=(4, 4)).reader.read(image, card=card).board is clear
 
 
 def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():

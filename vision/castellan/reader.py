@@ -53,7 +53,7 @@ MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
-KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and keeps
+KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -405,17 +405,17 @@ def _rules_broken(report: Report | None) -> int:
 def _keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: PhotoReading,
                       first_report: Report | None) -> bool:
     """Whether another look still reads most of what the first did: a reading that lost part of the castle
-    breaks fewer rules only because it has less to break them with. Of the keeps, those the first
-    reading put where the rules allow count (one colour to a courtyard); keeps it read outside every
-    courtyard or beside another colour's are what another look may well lose (the table's colour in
-    the walls' shadows read as keeps)."""
+    breaks fewer rules only because it has less to break them with. Of the keeps, the courtyards the
+    first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
+    another colour's are what another look may well lose (the table's colour in the walls' shadows read
+    as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
     return (len(other.towers) >= KEPT_PIECES_SHARE * len(first.towers)
-            and _keeps_in_place(other_report) >= KEPT_PIECES_SHARE * _keeps_in_place(first_report))
+            and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
 
 
-def _keeps_in_place(report: Report | None) -> int:
-    """Keeps alone with their colour in a courtyard."""
-    return 0 if report is None else sum(len(y.keeps) for y in report.courtyards if len(y.colours) == 1)
+def _claimed_courtyards(report: Report | None) -> int:
+    """Courtyards holding keeps of one colour."""
+    return 0 if report is None else sum(1 for y in report.courtyards if len(y.colours) == 1)
 
 
 def _drop_specks(reading: PhotoReading) -> None:
