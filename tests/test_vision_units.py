@@ -309,6 +309,12 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     # A look that breaks no rule because it lost most of the castle is not taken either.
     lost = _TwoLooks(stray_keep, clean, towers=(10, 2))
     assert lost.reader.read(image, card=card).board is stray_keep
+    # Nor one that read nothing at all (it breaks no rule for having nothing to break them with).
+    assert _TwoLooks(stray_keep, None).reader.read(image, card=card).board is stray_keep
+    # No castle seen the usual way: another look's castle is taken, whatever rules it breaks.
+    unseen = _TwoLooks(None, stray_keep, towers=(0, 4))
+    reading = unseen.reader.read(image, card=card)
+    assert reading.board is stray_keep and any("no castle was seen" in note for note in reading.notes)
 
 
 def test_walls_fattened_by_shadows_on_a_dark_table_are_read_again_with_shadows_taken_for_table():
@@ -481,3 +487,22 @@ def test_a_courtyard_floor_of_a_keeps_colour_is_too_big_for_a_keep_seen_from_abo
     planes = KeepPlanes(["green"], labels, [labels] * 3)  # flat or not, from straight above alike
     found = find_keeps(view, planes, region, NOMINAL_PROFILE)
     assert [(round(k.x), round(k.y)) for k in found] == [(9950, 10000)]
+
+
+def test_grey_a_stop_darker_than_a_pale_table_of_its_colour_is_plastic_only_when_deep_shade_is():
+    """On a pale table of the pieces' own grey, the pieces are about a stop darker than it: colour alone
+    takes them for its shade. Seen with deep shade taken for plastic they are found; the shallow shade
+    between walls (half a stop) stays table either way."""
+    from tablesight.vision.segmentation import DEEP_SHADE_STOPS, TableLight, colour_features, stands_out
+
+    table = np.array([0.78, 0.8, 0.84], np.float32)  # a pale, slightly warm grey in card units
+    image = np.tile(table, (60, 90, 1))
+    image[10:50, 10:30] = table * 0.5  # a grey piece: a stop darker, the table's own chromaticity
+    image[10:50, 60:80] = table * 0.72  # shade between walls: under half a stop
+    feats = colour_features(image)
+    light = TableLight(np.array([np.log2(float(table.mean())), 0, 0, 0, 0, 0]), 0.02, image.shape[:2])
+    table_hue = np.full(image.shape[:2], 100.0, np.float32)  # every pixel of the table's hue
+    usual = stands_out(feats, table_hue, light)
+    deep = stands_out(feats, table_hue, light, plastic_below=DEEP_SHADE_STOPS)
+    assert not usual[10:50, 10:30].any() and deep[10:50, 10:30].all()
+    assert not deep[10:50, 60:80].any() and not deep[:, 35:55].any()

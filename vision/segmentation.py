@@ -23,6 +23,9 @@ MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to
 BRIGHTER_SLACK_BINS = 1  # the table a bin darker than a pixel (0.65 stop: light fall-off) still counts
 SHADE_DRIFT_BINS = 2  # chromaticity bins a table colour may drift in deep shade
 MAX_GREY_SATURATION = 0.2
+# Grey pieces on a pale table of their own colour are about a stop darker than it; the shade between
+# walls is about half a stop (seed 1818, photo-014: 1.0 and 0.54).
+DEEP_SHADE_STOPS = 0.5
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the camera's levels
 BINS = (40, 40, 10)
@@ -238,16 +241,18 @@ def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
-               window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+               window: tuple[int, int, int, int] | None = None, plastic_below: float | None = None) -> np.ndarray:
     """Unsaturated pixels that step away from the table's light further than the table ever does:
     pieces on a table of their own colour, which colour alone cannot tell apart. A darker step of
-    the table's own hue is a shadow (cast by the pieces), not plastic. `light`, `window`: as for
-    `brightness_steps`."""
+    the table's own hue is a shadow (cast by the pieces), not plastic — unless it is more than
+    `plastic_below` stops darker. `light`, `window`: as for `brightness_steps`."""
     steps, sigma = brightness_steps(feats, light, window)
     level = max(MIN_STEP_STOPS, 4.0 * sigma)
     brighter = steps > level
-    darker_not_table = (steps < -level) & (table_hue < 8.0)
-    return (brighter | darker_not_table) & (feats.saturation < MAX_GREY_SATURATION)
+    darker = (steps < -level) & (table_hue < 8.0)
+    if plastic_below is not None:
+        darker |= steps < -plastic_below
+    return (brighter | darker) & (feats.saturation < MAX_GREY_SATURATION)
 
 
 def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0) -> np.ndarray:

@@ -19,6 +19,7 @@ import numpy as np
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.segmentation import (
+    DEEP_SHADE_STOPS,
     TableLight,
     TableModel,
     colour_features,
@@ -48,7 +49,8 @@ class PixelClasses:
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
                     outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
-                    shadows_are_table: bool = False, window: tuple[int, int, int, int] | None = None) -> PixelClasses:
+                    shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
+                    window: tuple[int, int, int, int] | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -56,7 +58,10 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     `ink_level`: as for `colour_features`, with a `table` learnt the same way. `shadows_are_table`: any
     colour the table takes in shade (darker, its chromaticity drifting) is table, not grey plastic —
     cast shadows on a dark table no longer fatten the walls, but grey pieces darker than a grey table
-    are lost. `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
+    are lost. `deep_shade_is_plastic`: the other way round, anything far darker than the table's light
+    (DEEP_SHADE_STOPS) is grey plastic whatever its colour — grey pieces on a pale table of their own
+    colour, otherwise taken for its shade, are seen, and so are the deepest shadows (the carving keeps
+    only what stands up). `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
     photo read again where its castle is already known)."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
@@ -67,7 +72,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
     by_colour = _closed(grey_mask(feats, table_like).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
-    by_step = stands_out(feats, table_hue, TableLight.fit(view, source), window) & (feats.value > 0.07)
+    by_step = stands_out(feats, table_hue, TableLight.fit(view, source), window,
+                         DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.

@@ -93,16 +93,18 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         solid = np.logical_and.reduce([plane == index for plane in planes.body]).astype(np.uint8)
         solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
-        _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
         centres = []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
             area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + 0.5)
-            if not min_area <= area <= min(max_area, _largest_carve(view, centre, profile) * region.px_per_mm ** 2):
+            if not min_area <= area <= max_area or area > _largest_carve(view, centre, profile) * region.px_per_mm ** 2:
                 continue
             if square_enough(labels[y:y + h, x:x + w] == i):
                 centres.append(centre)
+        if not centres:
+            continue
+        # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
+        _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
         for n, centre in enumerate(centres):
             others = [c for m, c in enumerate(centres) if m != n]
             found.append(_with_height(colour, centre, blobs, region, view, profile, others))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,6 +65,7 @@ class Look:
     name: str
     camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
     shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
+    deep_shade_is_plastic: bool = False  # ... or, far darker than the table, plastic (`classify_pixels`)
     # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
     lower_shares: tuple[float, ...] = (0.25, 0.5)
 
@@ -77,7 +79,8 @@ TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
 # is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
 # lean is carved away. Such a look carves from higher up.
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
-         Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)))
+         Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
+         Look("deep shade taken for plastic", deep_shade_is_plastic=True))
 
 
 @dataclass
@@ -135,12 +138,16 @@ class CastellanReader:
         best, broken = first, _rules_broken(first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         window = self._castle_window(first, image.shape)
+        # No castle seen the usual way: every other look sees the whole photo, and any castle beats none.
+        lost = first.board is None
+        if lost:
+            broken = math.inf
         for look in LOOKS[1:]:
-            if not broken or window is None:
+            if not broken or (window is None and not lost):
                 break
             start = time.perf_counter()
-            other = self._read_through(image, focal_35mm, first.card, 0, dict(timings), look, view=first.view,
-                                       window=window)
+            other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
+                                       view=first.view, window=window)
             other_report = self._report(other)
             other_broken = _rules_broken(other_report)
             if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report):
@@ -150,7 +157,10 @@ class CastellanReader:
                 spent += (time.perf_counter() - start) * 1000
         if spent:
             best.timings_ms["other looks"] = spent
-        if broken < first_broken:
+        if best is not first and lost:
+            best.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
+                              f"({best.look.name})")
+        elif broken < first_broken:
             best.notes.append(f"read again with the colours seen another way ({best.look.name}): the first "
                               f"reading broke {first_broken} rule(s), this one {broken}")
         return best
@@ -185,7 +195,8 @@ class CastellanReader:
             if raw_classes is None:
                 ink = view.ink_level if look.camera_chroma else None
                 raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
-                                              shadows_are_table=look.shadows_are_table, window=window)
+                                              shadows_are_table=look.shadows_are_table,
+                                              deep_shade_is_plastic=look.deep_shade_is_plastic, window=window)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
@@ -409,7 +420,8 @@ def _keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: P
     first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
     another colour's are what another look may well lose (the table's colour in the walls' shadows read
     as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
-    return (len(other.towers) >= KEPT_PIECES_SHARE * len(first.towers)
+    return (other_report is not None  # reading nothing breaks no rule: it lost everything
+            and len(other.towers) >= KEPT_PIECES_SHARE * len(first.towers)
             and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
 
 
