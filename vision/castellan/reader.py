@@ -77,10 +77,14 @@ class Look:
 TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
 # With shade taken for table, a piece's faces turned from the light go with it and often only its lit top
 # is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
-# lean is carved away. Such a look carves from higher up.
+# lean is carved away. Such a look carves from higher up. Grey pieces on a pale table of their own grey
+# are a stop darker than it and colour alone takes them for its shade: the last two looks take deep shade
+# for plastic, the last with the table's shallower shades for table (and so carved from higher up too).
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
-         Look("deep shade taken for plastic", deep_shade_is_plastic=True))
+         Look("deep shade taken for plastic", deep_shade_is_plastic=True),
+         Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True,
+              lower_shares=(0.6, 0.7)))
 
 
 @dataclass
