@@ -2,8 +2,9 @@
 
 A keep's top stands 1 or 2 keep-heights above the table; seen on the table plane, the
 keep's colour runs from its base's near edge away from the camera to where its top
-lands. That length is compared with the lengths a single and a double keep would
-have from this camera, weighing the measurement's noise against how rare doubles are
+lands. That length, and that length less the colour's width across the lean (which a
+turned keep does not change), are compared with what a single and a double keep would
+show from this camera, weighing the measurements' noise against how rare doubles are
 (C8: one per player per game). Where the evidence is weak (near straight below the
 camera the two lengths hardly differ) the keep is marked uncertain, not guessed.
 """
@@ -56,7 +57,7 @@ class KeepReading:
     lean_share: float | None = None  # measured lean between a single's (0) and a double's (1)
     lean_span_mm: float = 0.0  # how far apart a single's and a double's leans are from this camera
     width_share: float | None = None  # the same from the length along the lean less the width across
-    width_span_mm: float = 0.0
+    width_span_mm: float = 0.0  # how far apart a single's and a double's are in that measure
 
 
 @dataclass(frozen=True)
@@ -215,19 +216,20 @@ def _double_evidence(keep: KeepReading) -> float:
 def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float, profile: PieceProfile) -> float:
     """How far from the keep's centre, away from the camera, its top lands on the table in the photo."""
     half = profile.dimensions.keep_side / 2
-    base = height - profile.keep_roof_height
-    points = [(centre, height)] + [(centre + u * half, base)]
-    reach = 0.0
-    for point, h in points:
-        pixel = view.pose.project(np.array([point]), h)
-        on_table = view.pose.table_point(pixel, 0.0)[0]
-        reach = max(reach, float((on_table - centre) @ u))
-    return reach
+    apex = _landing(view, centre, height, centre, u)
+    far_edge = _landing(view, centre + u * half, height - profile.keep_roof_height, centre, u)
+    return max(0.0, apex, far_edge)
 
 
 def _lean(view: TableView, centre: np.ndarray, u: np.ndarray, height: float) -> float:
     """How far along `u` a point `height` above the keep's centre lands on the table in the photo."""
-    pixel = view.pose.project(np.array([centre]), height)
+    return _landing(view, centre, height, centre, u)
+
+
+def _landing(view: TableView, point: np.ndarray, height: float, centre: np.ndarray, u: np.ndarray) -> float:
+    """How far from `centre` along `u` a point `height` above the table at `point` lands on the table
+    in the photo."""
+    pixel = view.pose.project(np.array([point]), height)
     return float((view.pose.table_point(pixel, 0.0)[0] - centre) @ u)
 
 
