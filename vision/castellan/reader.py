@@ -142,13 +142,17 @@ class CastellanReader:
         best, broken = first, _rules_broken(first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         window = self._castle_window(first, image.shape)
-        # No castle seen the usual way: every other look sees the whole photo, and any castle beats none.
+        # No castle seen the usual way: the looks that see more grey than it (deep shade as plastic) see the
+        # whole photo, and any castle beats none. The others see less grey: on an empty table they would
+        # only cost time.
         lost = first.board is None
         if lost:
             broken = math.inf
         for look in LOOKS[1:]:
             if not broken or (window is None and not lost):
                 break
+            if lost and not look.deep_shade_is_plastic:
+                continue
             start = time.perf_counter()
             other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
                                        view=first.view, window=window)
