@@ -269,7 +269,7 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
 class _TwoLooks:
     """A reader whose two looks at a photo give the boards given (the looks themselves stubbed)."""
 
-    def __init__(self, first, second, towers=(0, 0)):
+    def __init__(self, first, second, towers=(0, 0), stranded=(0, 0)):
         from tablesight.vision.castellan.reader import LOOKS, CastellanReader, PhotoReading
         from tablesight.vision.castellan.towers import TowerReading
         from tablesight.vision.table_view import Region
@@ -278,11 +278,13 @@ class _TwoLooks:
             def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
                               view=None, window=None):
                 self.looks.append(look)
-                board, count = (first, towers[0]) if look is LOOKS[0] else (second, towers[1])
+                board, count, left_out = ((first, towers[0], stranded[0]) if look is LOOKS[0]
+                                          else (second, towers[1], stranded[1]))
                 read = [TowerReading(100.0 * i, 0.0, 12.0) for i in range(count)]
                 x, y = card.pose.table_point(np.array([[200.0, 150.0]]), 0.0)[0]  # the photo's middle
                 region = Region(x - 50.0, y - 50.0, x + 50.0, y + 50.0, 1.0)
-                return PhotoReading(board, card, region, towers=read, timings_ms=timings, look=look)
+                return PhotoReading(board, card, region, towers=read, timings_ms=timings, look=look,
+                                    stranded=left_out)
 
         self.reader = Stub()
         self.reader.looks = []
@@ -311,6 +313,11 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     assert lost.reader.read(image, card=card).board is stray_keep
     # Nor one that read nothing at all (it breaks no rule for having nothing to break them with).
     assert _TwoLooks(stray_keep, None).reader.read(image, card=card).board is stray_keep
+    # A small legal castle that left the photo's other pieces off it is read again, as a broken rule is.
+    small = Board()
+    stranding = _TwoLooks(small, clean, towers=(3, 22), stranded=(9, 0))
+    assert stranding.reader.read(image, card=card).board is clean
+    assert _TwoLooks(small, clean, towers=(3, 22)).reader.read(image, card=card).board is small
     # No castle seen the usual way: another look's castle is taken, whatever rules it breaks.
     unseen = _TwoLooks(None, stray_keep, towers=(0, 4))
     reading = unseen.reader.read(image, card=card)

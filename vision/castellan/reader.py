@@ -98,6 +98,7 @@ class PhotoReading:
     walls: list[WallReading] = field(default_factory=list)
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
     timings_ms: dict[str, float] = field(default_factory=dict)
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
     view: TableView | None = None
@@ -133,23 +134,26 @@ class CastellanReader:
 
     def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
-        """The reading breaking fewest rules among the first and the other looks, tried while the best so
-        far breaks some; another look counts only if it still reads most of the first's pieces (one that
-        lost part of the castle breaks fewer rules for that alone). The lens does not depend on how
+        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `_misfits`) among the
+        first and the other looks, tried while the best so far has some; another look counts only if it
+        still reads most of the first's pieces (one that lost part of the castle breaks fewer rules for
+        that alone). The lens does not depend on how
         colours are seen: the first reading's (refined) one and its view are reused, and only the part
         of the photo around the first reading's castle is seen again."""
         first_report = self._report(first)
-        best, broken = first, _rules_broken(first_report)
+        best, broken = first, _misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
-        window = self._castle_window(first, image.shape)
         # No castle seen the usual way: the looks that see more grey than it (deep shade as plastic) see the
         # whole photo, and any castle beats none. The others see less grey: on an empty table they would
-        # only cost time.
+        # only cost time. More pieces left off the castle than it has towers: the castle read is a
+        # fragment of a bigger one, so the other looks see the whole photo too.
         lost = first.board is None
+        whole = lost or _fragment(first)
+        window = None if whole else self._castle_window(first, image.shape)
         if lost:
             broken = math.inf
         for look in LOOKS[1:]:
-            if not broken or (window is None and not lost):
+            if not broken or (window is None and not whole):
                 break
             if lost and not look.deep_shade_is_plastic:
                 continue
@@ -157,7 +161,7 @@ class CastellanReader:
             other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
                                        view=first.view, window=window)
             other_report = self._report(other)
-            other_broken = _rules_broken(other_report)
+            other_broken = _misfits(other, other_report)
             if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken = other, other_broken
@@ -170,7 +174,7 @@ class CastellanReader:
                               f"({best.look.name})")
         elif broken < first_broken:
             best.notes.append(f"read again with the colours seen another way ({best.look.name}): the first "
-                              f"reading broke {first_broken} rule(s), this one {broken}")
+                              f"reading broke {first_broken} rule(s) or left pieces off the castle, this one {broken}")
         return best
 
     def _castle_window(self, reading: PhotoReading, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
@@ -277,6 +281,7 @@ class CastellanReader:
         reach = dims.centre_spacing("short")
         on_castle = keeps_on_the_castle(found, solid, region, reach)
         if len(on_castle) < len(found):
+            reading.stranded += len(found) - len(on_castle)
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
         reading.keeps = decide_doubles(on_castle)
@@ -416,6 +421,19 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
     return float(np.median(ratios)) if len(ratios) >= 3 else None
 
 
+def _misfits(reading: PhotoReading, report: Report | None) -> int:
+    """What speaks against a reading: the rules its board breaks, and, if it read only a fragment of the
+    castle, the pieces it saw but left off it."""
+    return _rules_broken(report) + (reading.stranded if _fragment(reading) else 0)
+
+
+def _fragment(reading: PhotoReading) -> bool:
+    """Whether a reading left more pieces off its castle than the castle has towers: a reserve keep or a
+    die may lie beside a castle, but dozens of towers "apart" from a castle of three are the castle,
+    misread."""
+    return reading.stranded > len(reading.towers)
+
+
 def _rules_broken(report: Report | None) -> int:
     """How many rule warnings a reading's report raises (none for an empty or missing board)."""
     return 0 if report is None else len(report.warnings)
@@ -468,6 +486,7 @@ def _drop_specks(reading: PhotoReading) -> None:
     reading.towers = [towers[i] for i in sorted(keep)]
     reading.walls = [WallReading(w.kind, index[w.start], None if w.end is None else index[w.end], w.open_point,
                                  w.filled) for w in walls if w.start in keep]
+    reading.stranded += dropped
     reading.notes.append(f"left out {dropped} tower(s) standing apart from the castle with at most "
                          f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
 
