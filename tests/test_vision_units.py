@@ -90,6 +90,23 @@ def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_the
     assert on_table[100, 191] == 0  # the courtyard (~4,000 mm² of table)
 
 
+def test_a_carved_solid_keeps_no_pinholes_but_keeps_its_courtyards_and_the_gaps_at_its_edge():
+    from tablesight.vision.castellan.carving import PINHOLE_MM2, filled_pinholes
+    from tablesight.vision.table_view import Region
+
+    region = Region(0.0, 0.0, 150.0, 100.0, 2.0)  # 2 px a mm: a pinhole limit of 4 × PINHOLE_MM2 pixels
+    solid = np.zeros(region.size[::-1], bool)
+    solid[20:180, 20:280] = True
+    solid[50:150, 50:150] = False  # a courtyard, 2,500 mm²
+    solid[30:35, 200:206] = False  # a crenel's shaded gap, 7.5 mm², enclosed
+    solid[160:170, 200:210] = False  # another, 25 mm², enclosed
+    solid[20:26, 240:246] = False  # a bite out of the solid's edge: not enclosed, not filled
+    assert 25.0 < PINHOLE_MM2 < 2500.0
+    filled = filled_pinholes(solid, region)
+    assert filled[32, 202] and filled[165, 205]
+    assert not filled[100, 100] and not filled[22, 242]
+    assert not filled[5, 5]  # the table around the castle stays table
+
 def test_stage_pictures_show_each_stage_of_a_sample():
     from pathlib import Path
 

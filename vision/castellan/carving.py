@@ -33,6 +33,7 @@ from tablesight.vision.table_view import Region, TableView
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
 NEAR_CASTLE_MM = 60.0
 BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
+PINHOLE_MM2 = 60.0  # enclosed holes smaller than this in a carved solid are filled (a wall is 10 mm thick)
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
 # Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
 MAX_FILLED_HOLE_MM2 = 1000.0
@@ -178,7 +179,22 @@ def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Regio
     for h in heights:
         plane = warp_mask(view, mask, h, region)
         solid = plane if solid is None else solid & plane
-    return solid
+    return filled_pinholes(solid, region)
+
+
+def filled_pinholes(solid: np.ndarray, region: Region) -> np.ndarray:
+    """The solid with its enclosed holes smaller than PINHOLE_MM2 filled: a crenel's shaded gap or a
+    speck of glare on a piece's top is no hole in the piece (courtyards and keeps are far bigger)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((~solid).astype(np.uint8), connectivity=4)
+    limit = PINHOLE_MM2 * region.px_per_mm ** 2
+    h, w = solid.shape
+    small = stats[:, cv2.CC_STAT_AREA] < limit
+    touches = ((stats[:, cv2.CC_STAT_LEFT] == 0) | (stats[:, cv2.CC_STAT_TOP] == 0)
+               | (stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] == w)
+               | (stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] == h))
+    fill = small & ~touches
+    fill[0] = False
+    return solid | fill[labels]
 
 
 def card_mask(region: Region, margin_mm: float = 12.0) -> np.ndarray:
