@@ -74,6 +74,32 @@ def test_the_castle_corrects_the_lens_and_the_tilt_the_card_alone_got_wrong():
     assert max(after) < 1.0
 
 
+def test_a_lens_fit_ending_against_k1s_bound_is_fitted_again_without_distortion():
+    """Towers read so that the walls would pull k1 past any camera's (here a pincushion beyond the
+    plausible range; in photos, towers misread in a blurred or heavily compressed photo): a k1 stuck
+    at its bound shifts the whole castle, so the focal length and pose are fitted with k1 held at 0."""
+    from tablesight.calibration.camera import PLAUSIBLE_K1
+
+    towers, walls = _castle()
+    half = NOMINAL_PROFILE.tower_height * 0.5
+    pincushion = Lens(TRUE_LENS.matrix, np.array([PLAUSIBLE_K1[1] + 0.15, 0, 0, 0, 0]), SIZE)
+    camera = CameraPose(pincushion, TRUE_POSE.rvec, TRUE_POSE.tvec)
+    table = board_object_points()[:, :2]
+    pixels = camera.project(table)
+    seen_through = Lens.pinhole(1300.0, SIZE)
+    _, rvec, tvec = cv2.solvePnP(np.column_stack([table, np.zeros(len(table))]), pixels, seen_through.matrix,
+                                 seen_through.distortion)
+    pose = CameraPose(seen_through, rvec.ravel(), tvec.ravel())
+    error = float(np.median(np.linalg.norm(pose.project(table) - pixels, axis=1)))
+    homography, _ = cv2.findHomography(table, pixels)
+    card = CardDetection(np.arange(len(table)), pixels, table, homography, pose, "card", error,
+                         np.full(3, 230.0), np.full(3, 20.0))
+    readings = [TowerReading(*p, DIMS.tower_radius) for p in pose.table_point(camera.project(towers, half), half)]
+    refined = refine_card_lens(card, readings, walls, NOMINAL_PROFILE)
+    assert refined is not None and refined.focal_source == "castle"
+    assert abs(refined.pose.lens.distortion[0]) < 1e-3  # not at the bound (0.1)
+
+
 def test_a_castle_of_too_few_walls_leaves_the_lens_alone():
     towers, walls = _castle(rows=2, cols=3)
     card = _card_seen_through(Lens.pinhole(1300.0, SIZE))

@@ -34,6 +34,7 @@ MAX_EVALUATIONS = 400
 MISFIT_CAP = 1e6  # stands for a residual that is not a number
 FOCAL_RANGE = (0.7, 1.4)  # the focal length found, as a share of the card's
 FOCAL_PRIOR = 0.2  # how far (log) the card's focal length is typically off
+NO_DISTORTION = 1e-6  # k1's bounds when it is held at zero (least squares needs an interval)
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
@@ -55,17 +56,38 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     before = fit.castle_error(start)
     if not np.isfinite(before):
         return None
-    try:
-        solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
-                               bounds=fit.bounds(), max_nfev=MAX_EVALUATIONS)
-    except (ValueError, cv2.error):  # a start the bounds exclude, a lens OpenCV refuses: keep the card's
+    solved = _solved(fit, start, PLAUSIBLE_K1)
+    if solved is not None and _against_bound(solved[1], PLAUSIBLE_K1):
+        # The walls pulled k1 as far as a camera's can go: the towers were read too poorly (a blurred or
+        # heavily compressed photo) to tell k1 from the focal length and the tilt, and such a lens
+        # shifts the whole castle. Fit the focal length and the pose alone, the lens taken as free of
+        # distortion (closer to most than either bound).
+        start[1] = 0.0
+        solved = _solved(fit, start, (-NO_DISTORTION, NO_DISTORTION))
+    if solved is None:
         return None
-    pose = fit.pose(solved.x)
+    pose = fit.pose(solved)
     card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
-    if not solved.success or card_error > card_limit or fit.castle_error(solved.x) > MIN_GAIN * before:
+    if card_error > card_limit or fit.castle_error(solved) > MIN_GAIN * before:
         return None
     return replace(card, pose=pose, homography=_homography(pose, card), focal_source="castle")
+
+
+def _solved(fit: _CastleFit, start: np.ndarray, k1_bounds: tuple[float, float]) -> np.ndarray | None:
+    """The fitted parameters with k1 kept within `k1_bounds`, or None if the fit failed."""
+    low, high = fit.bounds()
+    low[1], high[1] = k1_bounds
+    try:
+        solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
+                               bounds=(low, high), max_nfev=MAX_EVALUATIONS)
+    except (ValueError, cv2.error):  # a start the bounds exclude, a lens OpenCV refuses: keep the card's
+        return None
+    return solved.x if solved.success else None
+
+
+def _against_bound(value: float, bounds: tuple[float, float], slack: float = 1e-3) -> bool:
+    return value <= bounds[0] + slack or value >= bounds[1] - slack
 
 
 class _CastleFit:
