@@ -91,7 +91,9 @@ def place_castle(board: Board, rng: np.random.Generator) -> tuple[Board, tuple[f
     """The board rotated any way and set beside the card, with hand-placement jitter."""
     angle = rng.uniform(0, 360)
     moved = board.transformed(angle)
-    points = np.array([t.position for t in moved.towers] + [k.position for k in moved.keeps]).reshape(-1, 2)
+    # Open walls reach beyond their towers: they too stay off the card (setup.md: beside it, not under it).
+    ends = [end for w in moved.walls for end in moved.wall_endpoints(w)]
+    points = np.array([t.position for t in moved.towers] + [k.position for k in moved.keeps] + ends).reshape(-1, 2)
     if len(points) == 0:
         points = np.zeros((1, 2))
     centre = (points.min(axis=0) + points.max(axis=0)) / 2

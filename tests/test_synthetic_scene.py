@@ -1,0 +1,20 @@
+"""Scenes the generator lays out keep to the physical set-up of shared/spec/setup.md."""
+
+import numpy as np
+import pytest
+
+from tablesight.calibration.card import card_outline_mm
+from tablesight.synthetic.dataset import pick_board
+from tablesight.synthetic.scene import place_castle
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_castle_and_its_open_walls_lie_beside_the_card_never_on_it(seed):
+    board, _ = pick_board(seed)
+    placed, _ = place_castle(board, np.random.default_rng(seed))
+    points = [t.position for t in placed.towers] + [end for w in placed.walls for end in placed.wall_endpoints(w)]
+    lo, hi = card_outline_mm().min(axis=0), card_outline_mm().max(axis=0)
+    x0, y0 = np.min(points, axis=0)
+    x1, y1 = np.max(points, axis=0)
+    apart = x1 < lo[0] or hi[0] < x0 or y1 < lo[1] or hi[1] < y0  # the castle's box and the card's do not meet
+    assert apart
