@@ -163,6 +163,12 @@ def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
     return PixelClasses(view.undistort(raw.grey, nearest=True), keeps)
 
 
+def _hole_pixels(contour: np.ndarray) -> float:
+    """Pixels inside a hole's contour, which runs through the solid's pixels around it (Pick's theorem:
+    the polygon's area less half its boundary)."""
+    return cv2.contourArea(contour) - cv2.arcLength(contour, True) / 2 + 1
+
+
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
     warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
     return cv2.warpPerspective(mask, warp, region.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) > 127
@@ -185,16 +191,14 @@ def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Regio
 def filled_pinholes(solid: np.ndarray, region: Region) -> np.ndarray:
     """The solid with its enclosed holes smaller than PINHOLE_MM2 filled: a crenel's shaded gap or a
     speck of glare on a piece's top is no hole in the piece (courtyards and keeps are far bigger)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((~solid).astype(np.uint8), connectivity=4)
+    filled = solid.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(filled, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return solid
     limit = PINHOLE_MM2 * region.px_per_mm ** 2
-    h, w = solid.shape
-    small = stats[:, cv2.CC_STAT_AREA] < limit
-    touches = ((stats[:, cv2.CC_STAT_LEFT] == 0) | (stats[:, cv2.CC_STAT_TOP] == 0)
-               | (stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] == w)
-               | (stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] == h))
-    fill = small & ~touches
-    fill[0] = False
-    return solid | fill[labels]
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and _hole_pixels(c) < limit]
+    cv2.drawContours(filled, holes, -1, 1, cv2.FILLED)
+    return filled > 0
 
 
 def card_mask(region: Region, margin_mm: float = 12.0) -> np.ndarray:
