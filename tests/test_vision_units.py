@@ -73,6 +73,18 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     assert decide_doubles([unmeasured]) == [unmeasured]
 
 
+
+def test_a_keep_read_double_is_placed_back_by_half_its_extra_lean():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    # Carved on planes through a single's body, a double's colour reaches a span farther along its lean
+    # (here +y, away from the camera): its carved centre is half a span beyond where it stands.
+    double = KeepReading("red", 10.0, 40.0, False, False, None, 1.2, 16.0, lean_direction=(0.0, 1.0))
+    single = KeepReading("red", 80.0, 40.0, False, False, None, -0.1, 16.0, lean_direction=(0.0, 1.0))
+    decided = decide_doubles([double, single])
+    assert decided[0].double and (decided[0].x, decided[0].y) == (10.0, 32.0)
+    assert not decided[1].double and (decided[1].x, decided[1].y) == (80.0, 40.0)
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 

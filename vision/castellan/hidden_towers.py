@@ -47,12 +47,19 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
             continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue
-        near = [k for k in keeps if math.dist(point, (k.x, k.y)) < reach]
+        near = [k for k in keeps if math.dist(point, (k.x, k.y)) < reach + _extra_reach(k)]
         if not near or _covered_share(view, classes, point, profile) < MIN_COVERED:
             continue
         keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
     return found
+
+
+def _extra_reach(keep: KeepReading) -> float:
+    """How much farther than a single keep a double one hides a tower: its top leans farther away from the
+    camera by the gap between a single's and a double's lean, and its centre is placed where it stands,
+    not where its colour carves (`keeps._placed_as_double`, half that gap nearer the camera)."""
+    return keep.lean_span_mm / 2 if keep.double else 0.0
 
 
 def _meeting_points(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:

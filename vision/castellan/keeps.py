@@ -58,6 +58,7 @@ class KeepReading:
     lean_span_mm: float = 0.0  # how far apart a single's and a double's leans are from this camera
     width_share: float | None = None  # the same from the length along the lean less the width across
     width_span_mm: float = 0.0  # how far apart a single's and a double's are in that measure
+    lean_direction: tuple[float, float] | None = None  # unit vector on the table, away from the camera
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
         width_share = (extent.length - extent.width - offset - slope * body_single) / width_span
     # Measured only: `decide_doubles` weighs this against the other keeps of the colour.
     return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, float(top), share, span,
-                       width_share, width_span)
+                       width_share, width_span, (float(u[0]), float(u[1])))
 
 
 def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
@@ -199,7 +200,20 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
             p_double = weights[i] / total
             certain = not 1 / (1 + CERTAIN_ODDS) <= p_double <= CERTAIN_ODDS / (1 + CERTAIN_ODDS)
             decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
+        if best is not None:
+            decided[best] = _placed_as_double(decided[best])
     return decided
+
+
+def _placed_as_double(keep: KeepReading) -> KeepReading:
+    """A keep read double, moved back towards the camera by half the single–double gap in its lean: it is
+    found where its colour carves on planes through a single keep's body, and a double's colour reaches
+    that much farther along its lean there (its base's near edge stays put), so its carved centre
+    lies half as far beyond its true one."""
+    if keep.lean_direction is None:
+        return keep
+    shift = keep.lean_span_mm / 2
+    return replace(keep, x=keep.x - shift * keep.lean_direction[0], y=keep.y - shift * keep.lean_direction[1])
 
 
 def _double_evidence(keep: KeepReading) -> float:
