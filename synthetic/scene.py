@@ -185,6 +185,7 @@ def _look_at(centre: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.
 def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_points: np.ndarray,
                   crop_card: bool, image_size: tuple[int, int] | None = None) -> CameraPose:
     """A camera 0–40° from straight down, any heading, framing the scene (or cutting the card)."""
+    crop_card = crop_card and len(scene_points) > 4  # an empty table (the card alone) is framed whole
     size = IMAGE_SIZES[rng.integers(len(IMAGE_SIZES))]
     size = image_size or size
     fov = math.radians(rng.uniform(48, 78))
