@@ -55,6 +55,9 @@ WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
 KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
+# Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
+# misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
+MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -359,6 +362,13 @@ class CastellanReader:
         first, small = max(readings, key=lambda r: sum(w.end is not None for w in r[0].walls))
         reading = self._looked_again(small, focal_35mm, first, timings)
         if reading.board is None or len(reading.board.towers) < 2:
+            return missing
+        if _misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
+                reading.towers):
+            # A castle seen but not made sense of (tilted, or its scale misjudged): its pieces would be
+            # guesses, so none are reported.
+            missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
+                                "read reliably: lay the card flat beside the castle and take the photo again")
             return missing
         reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
                                 "from the castle's walls; lay the card beside the castle for a reliable reading")
