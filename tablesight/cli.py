@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from tablesight.errors import EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
 from tablesight.inputs import looks_like_image, read_json, read_photo
@@ -125,7 +126,9 @@ def run_score_photo(args: argparse.Namespace) -> int:
         raise UsageError("--annotate must name a .png or .jpg file.")
     profile, lens = load_profiles(args.profile, args.camera)
     photo = read_photo(args.input)
-    result = score_photo(photo, profile, lens, boxes=None if args.players is None else (1 if args.players == 2 else 2))
+    boxes = None if args.players is None else (1 if args.players == 2 else 2)
+    with StatusLine(sys.stderr) as status:
+        result = score_photo(photo, profile, lens, boxes, progress=status.show)
     if result.report is None:
         raise NothingRecognised(f"{args.input}: {result.reading.notes[0]}.")
     if args.annotate:
@@ -211,6 +214,28 @@ def run_calibrate_camera(args: argparse.Namespace) -> int:
     if result.views_rejected:
         print(f"no card found in: {', '.join(result.views_rejected)}")
     return 0
+
+
+class StatusLine:
+    """What a command taking seconds is doing, on one line of a terminal that each message overwrites, and
+    wiped when done (the report and any error then print as usual). Silent when `stream` is not a terminal
+    (a script reading our output wants the report alone)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def show(self, message: str) -> None:
+        if self.stream.isatty():
+            print(f"\r{message}…\033[K", end="", file=self.stream, flush=True)
+            self.shown = True
+
+    def __enter__(self) -> StatusLine:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.shown:
+            print("\r\033[K", end="", file=self.stream, flush=True)
 
 
 def _progress(what: str, done: int, total: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,9 +61,10 @@ class PhotoResult:
 
 
 def score_photo(photo: Photo, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None,
-                boxes: int | None = None) -> PhotoResult:
+                boxes: int | None = None, progress: Callable[[str], None] | None = None) -> PhotoResult:
+    """`progress`: as for `CastellanReader`."""
     try:
-        reading = CastellanReader(profile, lens).read(photo.image, photo.focal_35mm)
+        reading = CastellanReader(profile, lens, progress).read(photo.image, photo.focal_35mm)
     except CameraProfileError as exc:
         raise UnreadableInput(f"{exc}.") from None
     if photo.greyscale:

@@ -1,5 +1,6 @@
 """`tablesight score PHOTO`: a real sample read right, and bad photos handled in one sentence."""
 
+import io
 import json
 from pathlib import Path
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tablesight.cli import main
+from tablesight.cli import StatusLine, main
 
 PHOTOS = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos"
 EXACT_SAMPLE = PHOTOS / "photo-003.jpg"  # 32 towers, 27° tilt, wood table: read exactly
@@ -159,3 +160,30 @@ def test_the_accuracy_table_reads_photos_in_parallel_as_one_by_one(tmp_path, cap
     assert [line.split()[0] for line in parallel if line.startswith("photo-")] == ["photo-053.jpg", "photo-060.jpg"]
     assert any(line.startswith("boards exact:") for line in parallel)
     assert parallel == table("1")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_status_line_shows_each_step_on_a_terminal_and_wipes_itself():
+    terminal, piped = _Terminal(), io.StringIO()
+    for stream in (terminal, piped):
+        with StatusLine(stream) as status:
+            status.show("finding the reference card")
+            status.show("reading the pieces")
+    shown = terminal.getvalue()
+    assert shown.index("finding the reference card") < shown.index("reading the pieces")
+    assert shown.endswith("\r\033[K")  # the line is wiped before the report prints
+    assert piped.getvalue() == ""  # a script reading our output gets the report alone
+
+
+def test_the_reader_says_what_it_is_doing():
+    from tablesight.inputs import read_photo
+    from tablesight.vision.castellan.reader import CastellanReader
+
+    said: list[str] = []
+    photo = read_photo(EXACT_SAMPLE)
+    CastellanReader(progress=said.append).read(photo.image, photo.focal_35mm)
+    assert said[:2] == ["finding the reference card", "reading the pieces"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -110,9 +110,12 @@ class PhotoReading:
 
 
 class CastellanReader:
-    def __init__(self, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None) -> None:
+    def __init__(self, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
+        """`progress`: told, in a few words, what the reader is doing as it goes (a reading takes seconds)."""
         self.profile = profile
         self.lens = lens
+        self._say = progress or (lambda _: None)
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 1) -> PhotoReading:
@@ -123,9 +126,12 @@ class CastellanReader:
         another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
+            if card is None:
+                self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
             return self._read_without_card(image, focal_35mm, timings)
+        self._say("reading the pieces")
         image, first = self._first_look(image, focal_35mm, card, refinements, timings)
         return self._looked_again(image, focal_35mm, first, timings)
 
@@ -161,6 +167,7 @@ class CastellanReader:
             if lost and not look.deep_shade_is_plastic:
                 continue
             start = time.perf_counter()
+            self._say(f"reading again with the colours seen another way ({look.name})")
             other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
                                        view=first.view, window=window)
             other_report = self._report(other)
@@ -224,6 +231,7 @@ class CastellanReader:
             with _timed(timings, "lens"):
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
+                self._say("reading the pieces again through the lens the castle's walls suggest")
                 # Read again through the corrected lens (the first reading only measured it).
                 return self._read_through(image, focal_35mm, refined, refinements - 1, timings, look, raw_classes)
         # Keeps play no part in the lens: read once, through the final lens.
@@ -350,7 +358,8 @@ class CastellanReader:
         # Each reading corrects the scale from its wall spans; the most coherent one (most walls
         # joining two towers at the expected span) is kept, and only it is looked at other ways.
         readings = []
-        for _ in range(3):
+        for attempt in range(3):
+            self._say(f"no reference card: reading the castle as seen from straight above ({attempt + 1}/3)")
             small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0, timings)
             ratio = _span_ratio(reading, self.profile)
             if ratio is None:
