@@ -14,6 +14,7 @@ from tablesight.errors import UnreadableInput
 from tablesight.inputs import Photo
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.scoring.castellan.text_report import format_report
+from tablesight.vision.castellan.doubts import Doubt, find_doubts
 from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
 
 
@@ -32,6 +33,7 @@ class PhotoResult:
     reading: PhotoReading
     report: Report | None
     profile: PieceProfile
+    doubts: list[Doubt]  # the pieces the photo leaves uncertain, and what hangs on each
 
     def annotated(self) -> np.ndarray:
         from tablesight.vision.castellan.annotate import annotate
@@ -48,11 +50,16 @@ class PhotoResult:
                 "focal_px": round(card.pose.lens.focal, 1), "focal_from": card.focal_source,
                 "tilt_deg": round(card.pose.tilt_deg, 1)},
             "ms": {k: round(v, 1) for k, v in self.reading.timings_ms.items()},
+            "doubts": [d.to_dict() for d in self.doubts],
         }
         return doc
 
     def text(self) -> str:
         lines = [format_report(self.report)] if self.report else []
+        if self.doubts:
+            lines.append("")
+            lines.append(f"Check by eye ({len(self.doubts)} piece(s) the photo leaves in doubt):")
+            lines += [f"  - {doubt.sentence()}" for doubt in self.doubts]
         if self.reading.notes:
             lines.append("")
             lines.append("Reading notes:")
@@ -69,5 +76,7 @@ def score_photo(photo: Photo, profile: PieceProfile = NOMINAL_PROFILE, lens: Len
         raise UnreadableInput(f"{exc}.") from None
     if photo.greyscale:
         reading.notes.append("the photo is grey-scale: keep colours cannot be told apart")
-    report = score_board(reading.board, profile.dimensions, boxes) if reading.board is not None else None
-    return PhotoResult(photo, reading, report, profile)
+    if reading.board is None:
+        return PhotoResult(photo, reading, None, profile, [])
+    report = score_board(reading.board, profile.dimensions, boxes)
+    return PhotoResult(photo, reading, report, profile, find_doubts(reading, reading.board, profile.dimensions, boxes))

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -15,6 +16,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTO = ROOT / "samples" / "castellan" / "photos" / "photo-003.jpg"
+NEARLY_STRAIGHT_DOWN = PHOTO.with_name("photo-016.jpg")  # 2.3° tilt: keeps single or double in doubt
 VIDEO = ROOT / "samples" / "castellan" / "video.mp4"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -181,3 +183,25 @@ def test_catan_page_refuses_a_photo_without_a_board(browser, server, tmp_path):
     page.wait_for_selector("#catan-error")
     assert "sea frame" in page.inner_text("#catan-error")
     page.close()
+
+
+def test_a_doubt_is_listed_and_a_click_selects_its_piece_to_settle_it(browser, server):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server)
+    page.click("#new-game")
+    page.wait_for_load_state("load")
+    page.set_input_files("#photo-input", str(NEARLY_STRAIGHT_DOWN))
+    page.wait_for_selector("li.doubt", timeout=60_000)
+    # Doubts that change a score come first: "Check: double red keep at (…) mm, may be single: if so, red 26 (not 30)"
+    doubt = page.locator("li.doubt").first.inner_text()
+    found = re.search(r"(single|double) (\w+) keep at .* if so, (\w+) (\d+) \(not (\d+)\)", doubt)
+    assert found, doubt
+    read_as, colour, scored, otherwise, now = found.groups()
+    assert _scores(page)[scored] == int(now)
+    page.locator("li.doubt").first.click()
+    assert page.is_visible("#keep-edit") and colour in page.inner_text("#selected-name")
+    assert page.is_checked("#selected-double") == (read_as == "double")
+    page.click("#selected-double")
+    page.wait_for_function("([c, v]) => document.querySelector(`.score-row[data-colour='${c}'] .score`)"
+                           ".innerText === v", arg=[scored, otherwise], timeout=20_000)
+    assert page.locator("li.doubt").count() == 0  # a corrected board is settled by hand

@@ -54,17 +54,20 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
     if result.report is None:
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,
-                        pose_to_dict(result.reading.card.pose), notes=result.reading.notes)
+                        pose_to_dict(result.reading.card.pose), notes=result.reading.notes,
+                        doubts=[d.to_dict() for d in result.doubts])
 
 
 def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,
-                 pose: dict | None, notes: list[str] | None = None) -> dict:
+                 pose: dict | None, notes: list[str] | None = None, doubts: list[dict] | None = None) -> dict:
+    """`doubts`: the pieces the photo left uncertain (`Doubt.to_dict`), until a correction settles the board."""
     previous = store.latest_state(game_id)
     scored = score_board(board)
     report = scored.to_dict()
     report["history_warnings"] = history_warnings(board_from_dict(previous["board"]) if previous else None, board,
                                                   scored)
     report["notes"] = notes or []
+    report["doubts"] = doubts or []
     state_id = store.add_state(game_id, source, board_to_dict(board), report, photo, pose)
     return store.state(state_id)
 

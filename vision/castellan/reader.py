@@ -296,11 +296,11 @@ class CastellanReader:
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
         reading.keeps = decide_doubles(on_castle)
-        for k in reading.keeps:
-            if not k.double_certain:
-                reading.notes.append(f"the {k.color} keep at ({k.x:.0f}, {k.y:.0f}) mm is seen nearly from "
-                                     f"straight above: single or double is uncertain; read as "
-                                     f"{'double' if k.double else 'single'} — check it")
+        uncertain = sum(not k.double_certain for k in reading.keeps)
+        if uncertain:
+            reading.notes.append(f"{uncertain} keep(s) seen from nearly straight above, where a single and a "
+                                 f"double keep look alike: each is marked ? and listed with what hangs on it, to "
+                                 f"check by eye")
 
     def _add_hidden_towers(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                            wall_solid: np.ndarray, reading: PhotoReading) -> None:

@@ -85,7 +85,7 @@
     }
     renderScores(report);
     renderYards(state.courtyards, report);
-    renderWarnings([...report.warnings, ...(report.history_warnings || [])], report.notes || []);
+    renderWarnings([...report.warnings, ...(report.history_warnings || [])], report.notes || [], report.doubts || []);
     selectPiece(null);
   }
 
@@ -102,11 +102,13 @@
       svg.append(el("line", { x1: m.px[0], y1: m.px[1], x2: m.to[0], y2: m.to[1], class: `piece wall ${m.wall}`,
         "data-id": m.id, "stroke-width": (m.wall === "long" ? 9 : 7) * s }));
     }
+    const doubtful = new Set((state.report.doubts || []).map((d) => d.id));  // read one way, maybe the other
     for (const m of state.marks.filter((m) => m.kind !== "wall")) {
       const r = (m.kind === "tower" ? 14 : 11) * s;
       svg.append(el("circle", { cx: m.px[0], cy: m.px[1], r, class: `piece ${m.kind}`, "data-id": m.id,
         fill: m.kind === "keep" ? COLOURS[m.color] : "rgba(255,230,0,0.35)", "stroke-width": 3 * s }));
-      if (m.double) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": 22 * s }, "×2"));
+      const mark = (m.double ? "×2" : "") + (doubtful.has(m.id) ? "?" : "");
+      if (mark) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": 22 * s }, mark));
     }
     for (const y of state.courtyards) {
       const cx = y.points.reduce((a, p) => a + p[0], 0) / y.points.length;
@@ -160,9 +162,16 @@
     document.querySelectorAll("circle.tower").forEach((c) => c.classList.toggle("hot", on && yard.towers.includes(c.dataset.id)));
   }
 
-  function renderWarnings(warnings, notes) {
+  function renderWarnings(warnings, notes, doubts) {
     const list = $("warnings");
     list.replaceChildren();
+    // Pieces the photo left uncertain, those that would change a score first: look at them on the table.
+    for (const d of doubts) {
+      const li = el("li", { class: "doubt", title: "select it on the photo to correct it" });
+      li.append(el("strong", {}, "Check: "), d.sentence);
+      li.addEventListener("click", () => { if (view && view.state.marks.some((m) => m.id === d.id)) selectPiece(d.id); });
+      list.append(li);
+    }
     for (const w of warnings) {
       const li = el("li", { class: "warning" });
       if (w.rule) {
@@ -173,7 +182,7 @@
       list.append(li);
     }
     for (const n of notes) list.append(el("li", { class: "note" }, n));
-    if (!warnings.length && !notes.length) list.append(el("li", { class: "muted" }, "None."));
+    if (!warnings.length && !notes.length && !doubts.length) list.append(el("li", { class: "muted" }, "None."));
   }
 
   function imagePoint(evt) {

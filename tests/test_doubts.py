@@ -1,0 +1,70 @@
+"""What hangs on each piece a photo leaves uncertain: the board scored the other way round."""
+
+from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
+from tablesight.vision.castellan.doubts import find_doubts
+from tablesight.vision.castellan.keeps import KeepReading
+from tablesight.vision.castellan.reader import PhotoReading
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+
+SPAN = 64.0
+CORNERS = [(0.0, 0.0), (SPAN, 0.0), (SPAN, SPAN), (0.0, SPAN), (2 * SPAN, 0.0), (2 * SPAN, SPAN)]
+SIDES = [(0, 1), (1, 2), (2, 3), (3, 0), (1, 4), (4, 5), (5, 2)]  # two square courtyards side by side
+
+
+def _reading(keeps: list[KeepReading], inferred_tower: int | None = None,
+             inferred_wall: int | None = None) -> tuple[PhotoReading, Board]:
+    """A reading of two courtyards (towers 0–3 and 1, 4, 5, 2) and its board."""
+    towers = [TowerReading(x, y, 12.0, inferred=i == inferred_tower) for i, (x, y) in enumerate(CORNERS)]
+    walls = [WallReading("short", a, b, None, 1.0, inferred=n == inferred_wall) for n, (a, b) in enumerate(SIDES)]
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=keeps)
+    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(CORNERS)),
+                  tuple(Wall(f"w{n + 1}", "short", (f"t{a + 1}", f"t{b + 1}")) for n, (a, b) in enumerate(SIDES)),
+                  tuple(Keep(k.color, k.x, k.y, k.double) for k in keeps))
+    return reading, board
+
+
+def _keep(x: float, double: bool = False, certain: bool = True, colour: str = "red") -> KeepReading:
+    return KeepReading(colour, x, SPAN / 2, double, certain, None)
+
+
+def test_an_uncertain_single_keep_would_double_its_courtyard():
+    reading, board = _reading([_keep(SPAN / 2, certain=False), _keep(1.5 * SPAN, colour="blue")])
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.otherwise) == ("keep", "k0", "double")
+    assert doubt.changed == {"red": (4, 8)}
+    assert "red 8 (not 4)" in doubt.sentence()
+
+
+def test_a_keep_read_double_may_be_single_and_a_player_has_one_double_keep():
+    # Red's double is the left courtyard's; if the uncertain right one is double instead, the left is single.
+    reading, board = _reading([_keep(SPAN / 2, double=True), _keep(1.5 * SPAN, certain=False)])
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert doubt.changed == {}  # 8 + 4 either way
+    assert doubt.scores_otherwise == {"red": 12}
+    assert "no score changes" in doubt.sentence()
+
+
+def test_a_tower_inferred_behind_a_keep_may_be_absent_and_open_both_courtyards():
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")], inferred_tower=1)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.where) == ("tower", "t2", (SPAN, 0.0))
+    assert doubt.changed == {"red": (4, 0), "blue": (4, 0)}
+
+
+def test_a_wall_inferred_behind_a_keep_may_be_absent():
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")], inferred_wall=1)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.where) == ("wall", "w2", (SPAN, SPAN / 2))
+    # Without the wall between them the two courtyards are one, holding keeps of both colours.
+    assert doubt.scores_otherwise == {"red": 0, "blue": 0}
+
+
+def test_doubts_that_change_a_score_come_first_and_certain_pieces_are_no_doubt():
+    keeps = [_keep(SPAN / 2), _keep(300.0, certain=False, colour="blue"), _keep(1.5 * SPAN, certain=False)]
+    reading, board = _reading(keeps)
+    doubts = find_doubts(reading, board, DIMS)
+    # The red keep on the right doubles its courtyard if double; the blue one, in no courtyard, changes nothing.
+    assert [d.id for d in doubts] == ["k2", "k1"]
+    assert doubts[0].changed == {"red": (8, 12)} and doubts[1].changed == {}

@@ -1,0 +1,108 @@
+"""What a reading is unsure of, and what hangs on each doubt.
+
+Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
+double, and a tower or a wall hidden behind a keep was inferred from the rules, not seen. The reader
+marks them; here the board is scored the other way round for each, so a player or an organiser knows
+which few pieces to look at on the table, and which of them would change a score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tablesight.scoring.castellan.board import Board, Keep, Point
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.scoring.castellan.report import score_board
+from tablesight.vision.castellan.reader import PhotoReading
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """One piece read one way that may be the other."""
+
+    piece: str  # "keep", "tower" or "wall"
+    id: str  # the piece's id on the board: its tower or wall id, or "k" and the keep's index
+    where: Point  # table mm
+    read: str  # how it was read: "single red keep", "tower hidden behind a keep", …
+    otherwise: str  # what it may be instead: "double", "absent"
+    scores: dict[str, int]  # the scores as read
+    scores_otherwise: dict[str, int]  # … and if the piece is the other way
+
+    @property
+    def changed(self) -> dict[str, tuple[int, int]]:
+        """The colours whose score the doubt changes: (as read, otherwise)."""
+        colours = sorted(set(self.scores) | set(self.scores_otherwise))
+        return {c: (self.scores.get(c, 0), self.scores_otherwise.get(c, 0)) for c in colours
+                if self.scores.get(c, 0) != self.scores_otherwise.get(c, 0)}
+
+    def sentence(self) -> str:
+        x, y = self.where
+        stake = (", ".join(f"{c} {other} (not {read})" for c, (read, other) in self.changed.items())
+                 or "no score changes")
+        return f"{self.read} at ({x:.0f}, {y:.0f}) mm, may be {self.otherwise}: if so, {stake}"
+
+    def to_dict(self) -> dict:
+        return {"piece": self.piece, "id": self.id, "x": round(self.where[0], 1), "y": round(self.where[1], 1),
+                "read": self.read, "otherwise": self.otherwise, "scores_otherwise": self.scores_otherwise,
+                "sentence": self.sentence()}
+
+
+def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
+                boxes: int | None = None) -> list[Doubt]:
+    """Each uncertain piece of `reading` (whose board is `board`), with the scores if it is the other way;
+    those that change a score first."""
+    scores = score_board(board, dims, boxes).scores
+
+    def doubt(piece: str, piece_id: str, where: Point, read: str, otherwise: str, other_board: Board) -> Doubt:
+        return Doubt(piece, piece_id, where, read, otherwise, scores, score_board(other_board, dims, boxes).scores)
+
+    found = []
+    for i, keep in enumerate(reading.keeps):
+        if not keep.double_certain and i < len(board.keeps):
+            kind = "double" if keep.double else "single"
+            other = "single" if keep.double else "double"
+            found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{kind} {keep.color} keep", other,
+                               _keep_flipped(board, i)))
+    for tower, hidden in zip(board.towers, reading.towers, strict=True):
+        if hidden.inferred:
+            found.append(doubt("tower", tower.id, tower.position, "tower hidden behind a keep", "absent",
+                               _without_tower(board, tower.id)))
+    for i, wall in enumerate(reading.walls):
+        if wall.inferred:
+            a, b = board.wall_endpoints(board.walls[i])
+            middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            walls = board.walls[:i] + board.walls[i + 1:]
+            found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall hidden behind a keep", "absent",
+                               replace(board, walls=walls)))
+    return sorted(found, key=lambda d: not d.changed)
+
+
+def _keep_flipped(board: Board, index: int) -> Board:
+    """The board with keep `index` single if it is double, or double if single: then the colour's other
+    double (if any) is single, a player stacking one double keep a game (C8)."""
+    flipped = board.keeps[index]
+    keeps = []
+    for i, keep in enumerate(board.keeps):
+        if i == index:
+            keeps.append(replace(keep, double=not keep.double))
+        elif keep.color == flipped.color and not flipped.double and keep.double:
+            keeps.append(Keep(keep.color, keep.x, keep.y, False))
+        else:
+            keeps.append(keep)
+    return replace(board, keeps=tuple(keeps))
+
+
+def _without_tower(board: Board, tower_id: str) -> Board:
+    """The board without the tower: its walls end open where it stood (a wall open at both ends goes)."""
+    towers = board.tower_map()
+    walls = []
+    for wall in board.walls:
+        if tower_id not in wall.ends:
+            walls.append(wall)
+            continue
+        a, b = board.wall_endpoints(wall, towers)
+        other, open_at = (wall.ends[1], a) if wall.ends[0] == tower_id else (wall.ends[0], b)
+        far = b if wall.ends[0] == tower_id else a
+        if other is not None:
+            walls.append(replace(wall, ends=(other, None), start=far, end=open_at))
+    return replace(board, towers=tuple(t for t in board.towers if t.id != tower_id), walls=tuple(walls))
