@@ -1,5 +1,7 @@
 """What hangs on each piece a photo leaves uncertain: the board scored the other way round."""
 
+from dataclasses import replace
+
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.doubts import find_doubts
@@ -68,3 +70,13 @@ def test_doubts_that_change_a_score_come_first_and_certain_pieces_are_no_doubt()
     # The red keep on the right doubles its courtyard if double; the blue one, in no courtyard, changes nothing.
     assert [d.id for d in doubts] == ["k2", "k1"]
     assert doubts[0].changed == {"red": (8, 12)} and doubts[1].changed == {}
+
+
+def test_settling_the_doubts_by_eye_takes_each_doubtful_piece_as_it_stands():
+    from tablesight.vision.castellan.evaluate import settled
+
+    reading, board = _reading([_keep(SPAN / 2, certain=False), _keep(1.5 * SPAN, certain=False)], inferred_tower=1)
+    truth = replace(board, keeps=(Keep("red", SPAN / 2, SPAN / 2, True), board.keeps[1]))
+    checked = settled(board, find_doubts(reading, board, DIMS), truth)
+    assert [k.double for k in checked.keeps] == [True, False]  # as the truth's keeps there
+    assert len(checked.towers) == 6  # the inferred tower is there in the truth: kept

@@ -66,7 +66,7 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
     for tower, hidden in zip(board.towers, reading.towers, strict=True):
         if hidden.inferred:
             found.append(doubt("tower", tower.id, tower.position, "tower hidden behind a keep", "absent",
-                               _without_tower(board, tower.id)))
+                               without_tower(board, tower.id)))
     for i, wall in enumerate(reading.walls):
         if wall.inferred:
             a, b = board.wall_endpoints(board.walls[i])
@@ -92,7 +92,7 @@ def _keep_flipped(board: Board, index: int) -> Board:
     return replace(board, keeps=tuple(keeps))
 
 
-def _without_tower(board: Board, tower_id: str) -> Board:
+def without_tower(board: Board, tower_id: str) -> Board:
     """The board without the tower: its walls end open where it stood (a wall open at both ends goes)."""
     towers = board.tower_map()
     walls = []

@@ -14,7 +14,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
+from tablesight.vision.castellan.doubts import Doubt, find_doubts, without_tower
 from tablesight.vision.castellan.reader import CastellanReader
 
 MATCH_MM = 12.0
@@ -42,6 +43,8 @@ class PhotoScore:
     keep_colour_total: int = 0
     board_exact: bool = False
     scores_exact: bool = False
+    doubts: int = 0  # pieces listed to check by eye
+    scores_exact_once_checked: bool = False  # … and right once those are looked at on the table
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -116,7 +119,33 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     # Nothing read scores nothing: right for an empty table, wrong for any castle.
     got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
     result.scores_exact = got == truth_doc["report"]["scores"]
+    if positioned is not None:
+        doubts = find_doubts(reading, positioned, reader.profile.dimensions, truth_doc.get("boxes"))
+        result.doubts = len(doubts)
+        checked = score_board(settled(positioned, doubts, truth), boxes=truth_doc.get("boxes")).scores
+        result.scores_exact_once_checked = checked == truth_doc["report"]["scores"]
     return result
+
+
+def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
+    """The board once a player has looked at each doubtful piece on the table: a keep single or double
+    as the truth's keep there is, an inferred tower or wall kept only if the truth has one there."""
+    keeps = list(board.keeps)
+    for doubt in doubts:
+        if doubt.piece == "keep":
+            i = int(doubt.id[1:])
+            same = [k for k in truth.keeps if k.color == keeps[i].color
+                    and math.dist(k.position, keeps[i].position) < 2 * MATCH_MM]
+            if same:
+                keeps[i] = replace(keeps[i], double=min(same, key=lambda k: math.dist(k.position, doubt.where)).double)
+    board = replace(board, keeps=tuple(keeps))
+    for doubt in doubts:
+        if doubt.piece == "tower" and not any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
+            board = without_tower(board, doubt.id)
+        elif doubt.piece == "wall" and not any(math.dist(m, doubt.where) < MATCH_MM
+                                               for points in _wall_points(truth).values() for m in points):
+            board = replace(board, walls=tuple(w for w in board.walls if w.id != doubt.id))
+    return board
 
 
 def ratio(tp: int, other: int) -> float:
@@ -154,6 +183,11 @@ def print_tables(results: list[PhotoScore]) -> None:
     print(f"keep colour accuracy: {colour_right}/{colour_total} = {colour_right / max(colour_total, 1):.3f}")
     print(f"boards exact: {sum(r.board_exact for r in results)}/{len(results)}, "
           f"scores exact: {sum(r.scores_exact for r in results)}/{len(results)}")
+    doubts = [r.doubts for r in results]
+    print(f"scores exact once the doubts listed are checked by eye: "
+          f"{sum(r.scores_exact_once_checked for r in results)}/{len(results)} "
+          f"(doubts per photo: median {statistics.median(doubts):.0f}, max {max(doubts)}; "
+          f"photos with any: {sum(d > 0 for d in doubts)})")
     for axis in ("tilt", "light", "table"):
         groups = defaultdict(list)
         for r in results:

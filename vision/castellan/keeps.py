@@ -42,7 +42,7 @@ KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view,
 # 2,500 keeps of the samples and seven held-out sets; either half of them gives the same to 0.15 mm).
 ALONG_LESS_ACROSS = (-1.17, 0.82)
 ALONG_LESS_ACROSS_NOISE_MM = 3.4
-CERTAIN_ODDS = 4.0  # a single/double decision is reported certain from these odds on
+CERTAIN_ODDS = 20.0  # a single/double decision is reported certain from these odds on (95 %)
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 
 
