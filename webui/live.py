@@ -9,6 +9,7 @@ import time
 import cv2
 import numpy as np
 
+from tablesight.vision.castellan.doubts import find_doubts
 from tablesight.vision.castellan.tracker import LiveTracker
 from tablesight.webui.events import EventBroker
 from tablesight.webui.games import pose_to_dict, record_state, view_of
@@ -55,8 +56,11 @@ class LiveSession:
                 update = tracker.process(frame)
                 self._set_status(update.status)
                 if update.changed and update.stable is not None:
+                    # A new stable state is the board of the reading just made: its doubts are that reading's.
+                    doubts = find_doubts(update.reading, update.stable, tracker.reader.profile.dimensions)
                     state = record_state(self.store, self.game_id, "live", update.stable, None,
-                                         pose_to_dict(update.reading.card.pose))
+                                         pose_to_dict(update.reading.card.pose),
+                                         doubts=[d.to_dict() for d in doubts])
                     self.events.publish(self.game_id, "state", view_of(state))
                 self._publish_frame(frame, update.status)
                 time.sleep(max(0.0, delay - (time.perf_counter() - started)))
