@@ -542,3 +542,29 @@ def test_grey_a_stop_darker_than_a_pale_table_of_its_colour_is_plastic_only_when
     deep = stands_out(feats, table_hue, light, plastic_below=DEEP_SHADE_STOPS)
     assert not usual[10:50, 10:30].any() and deep[10:50, 10:30].all()
     assert not deep[10:50, 60:80].any() and not deep[:, 35:55].any()
+
+
+def _towers_only(count: int):
+    """A reading of `count` towers in a row (no walls) and its report."""
+    from tablesight.scoring.castellan.board import Board, Tower
+    from tablesight.scoring.castellan.report import score_board
+    from tablesight.vision.castellan.reader import PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+
+    towers = [TowerReading(100.0 * i, 0.0, 12.0) for i in range(count)]
+    board = Board(tuple(Tower(f"t{i + 1}", t.x, t.y) for i, t in enumerate(towers)))
+    return PhotoReading(board, None, towers=towers), score_board(board)
+
+
+def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_not_the_castle():
+    from tablesight.vision.castellan.reader import _keeps_the_pieces
+
+    first, first_report = _towers_only(24)
+    for count, first_misfits, kept in ((20, 0, False),  # a clean first reading: 20 of 24 lost part of the castle
+                                       (21, 0, True),
+                                       (20, 10, True),  # ten rules broken: up to ten of its towers may be texture
+                                       (12, 30, True),
+                                       (11, 30, False)):  # fewer than half of them is no castle however broken
+        other, other_report = _towers_only(count)
+        verdict = _keeps_the_pieces(other, other_report, first, first_report, first_misfits)
+        assert verdict is kept, (count, first_misfits)

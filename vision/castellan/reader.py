@@ -55,6 +55,7 @@ WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
 KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
+MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of its towers misread is no castle
 # Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
 # misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
 MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
@@ -172,7 +173,7 @@ class CastellanReader:
                                        view=first.view, window=window)
             other_report = self._report(other)
             other_broken = _misfits(other, other_report)
-            if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report):
+            if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken = other, other_broken
             else:
@@ -459,14 +460,19 @@ def _rules_broken(report: Report | None) -> int:
 
 
 def _keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: PhotoReading,
-                      first_report: Report | None) -> bool:
+                      first_report: Report | None, first_misfits: int = 0) -> bool:
     """Whether another look still reads most of what the first did: a reading that lost part of the castle
-    breaks fewer rules only because it has less to break them with. Of the keeps, the courtyards the
+    breaks fewer rules only because it has less to break them with. Of the first's towers, those its
+    `first_misfits` (rules broken, pieces stranded) may stand for need not be kept (a first reading with
+    towers read in the table's texture breaks rules for each, and another look rightly drops them), but
+    half of them must (MIN_KEPT_TOWERS_SHARE). Of the
+    keeps, the courtyards the
     first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
     another colour's are what another look may well lose (the table's colour in the walls' shadows read
     as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
     return (other_report is not None  # reading nothing breaks no rule: it lost everything
-            and len(other.towers) >= KEPT_PIECES_SHARE * len(first.towers)
+            and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits),
+                                         MIN_KEPT_TOWERS_SHARE * len(first.towers))
             and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
 
 
