@@ -544,6 +544,22 @@ def test_grey_a_stop_darker_than_a_pale_table_of_its_colour_is_plastic_only_when
     assert not deep[10:50, 60:80].any() and not deep[:, 35:55].any()
 
 
+def test_grey_tinted_by_another_light_than_the_cards_is_plastic_only_in_the_mixed_light_look():
+    """A wall's side lit by a window while the card is lit by a lamp comes out bluish in card units."""
+    from tablesight.vision.castellan.reader import LOOKS
+    from tablesight.vision.segmentation import colour_features, grey_mask
+
+    image = np.tile(np.array([0.2, 0.5, 0.6], np.float32), (40, 60, 1))  # a warm table, saturated
+    image[10:30, 10:25] = [0.8, 0.7, 0.68]  # grey plastic tinted blue: saturation 0.15
+    image[10:30, 35:50] = [0.85, 0.68, 0.62]  # ... 0.27
+    feats = colour_features(image)
+    not_table = np.zeros(image.shape[:2], np.float32)
+    usual, mixed = (grey_mask(feats, not_table, max_saturation=look.grey_saturation) for look in (LOOKS[0], LOOKS[-1]))
+    assert usual[10:30, 10:25].all() and not usual[10:30, 35:50].any()
+    assert mixed[10:30, 10:25].all() and mixed[10:30, 35:50].all()
+    assert not mixed[:, 27:33].any()  # the table stays table
+
+
 def _towers_only(count: int):
     """A reading of `count` towers in a row (no walls) and its report."""
     from tablesight.scoring.castellan.board import Board, Tower

@@ -255,9 +255,11 @@ def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
     return (brighter | darker) & (feats.saturation < MAX_GREY_SATURATION)
 
 
-def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0) -> np.ndarray:
-    """Grey plastic: unsaturated, not too dark, and a colour the table around the card does not have."""
-    return (feats.saturation < MAX_GREY_SATURATION) & (feats.value > 0.07) & (table_like < table_threshold)
+def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0,
+              max_saturation: float = MAX_GREY_SATURATION) -> np.ndarray:
+    """Grey plastic: unsaturated (below `max_saturation`), not too dark, and a colour the table around the
+    card does not have."""
+    return (feats.saturation < max_saturation) & (feats.value > 0.07) & (table_like < table_threshold)
 
 
 def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like: np.ndarray,

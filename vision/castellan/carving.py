@@ -20,6 +20,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
+    MAX_GREY_SATURATION,
     TableLight,
     TableModel,
     colour_features,
@@ -51,7 +52,8 @@ class PixelClasses:
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
                     outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
                     shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
-                    window: tuple[int, int, int, int] | None = None) -> PixelClasses:
+                    window: tuple[int, int, int, int] | None = None,
+                    grey_saturation: float = MAX_GREY_SATURATION) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -63,7 +65,9 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     (DEEP_SHADE_STOPS) is grey plastic whatever its colour — grey pieces on a pale table of their own
     colour, otherwise taken for its shade, are seen, and so are the deepest shadows (the carving keeps
     only what stands up). `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
-    photo read again where its castle is already known)."""
+    photo read again where its castle is already known). `grey_saturation`: the most saturated grey plastic
+    is taken to look (the card's white balance is that of the light falling on it; a wall's side lit by
+    another, a lamp and a window, comes out tinted)."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     feats = colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level)
@@ -72,7 +76,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
-    by_colour = _closed(grey_mask(feats, table_like).astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    by_colour = _closed(grey_mask(feats, table_like, max_saturation=grey_saturation).astype(np.uint8) * 255,
+                        MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(feats, table_hue, TableLight.fit(view, source), window,
                          DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))

@@ -46,7 +46,7 @@ from tablesight.vision.castellan.walls import (
     settled_towers,
     walls_behind_keeps,
 )
-from tablesight.vision.segmentation import TableModel
+from tablesight.vision.segmentation import MAX_GREY_SATURATION, TableModel
 from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
@@ -72,6 +72,7 @@ class Look:
     deep_shade_is_plastic: bool = False  # ... or, far darker than the table, plastic (`classify_pixels`)
     # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
     lower_shares: tuple[float, ...] = (0.25, 0.5)
+    grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
         """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
@@ -84,11 +85,16 @@ TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
 # lean is carved away. Such a look carves from higher up. Grey pieces on a pale table of their own grey
 # are a stop darker than it and colour alone takes them for its shade: the last two looks take deep shade
 # for plastic, the last with the table's shallower shades for table (and so carved from higher up too).
+# Under a lamp and a window at once the card takes one light's colour and a wall's side the other's: grey
+# plastic then comes out tinted in card units (a sixth of photos of one fresh seed, up to 0.12 median
+# saturation). The last look takes grey to be that much more saturated.
+MIXED_LIGHT_GREY_SATURATION = 0.3
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
          Look("deep shade taken for plastic", deep_shade_is_plastic=True),
          Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True,
-              lower_shares=(0.6, 0.7)))
+              lower_shares=(0.6, 0.7)),
+         Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION))
 
 
 @dataclass
@@ -219,7 +225,8 @@ class CastellanReader:
                 ink = view.ink_level if look.camera_chroma else None
                 raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
                                               shadows_are_table=look.shadows_are_table,
-                                              deep_shade_is_plastic=look.deep_shade_is_plastic, window=window)
+                                              deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
+                                              grey_saturation=look.grey_saturation)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
