@@ -80,3 +80,19 @@ def test_settling_the_doubts_by_eye_takes_each_doubtful_piece_as_it_stands():
     checked = settled(board, find_doubts(reading, board, DIMS), truth)
     assert [k.double for k in checked.keeps] == [True, False]  # as the truth's keeps there
     assert len(checked.towers) == 6  # the inferred tower is there in the truth: kept
+
+
+def test_a_correction_settles_its_piece_and_the_other_doubts_are_scored_again():
+    from tablesight.vision.castellan.doubts import still_in_doubt
+
+    keeps = [_keep(SPAN / 2, certain=False), _keep(1.5 * SPAN, certain=False, colour="blue")]
+    reading, board = _reading(keeps)
+    stored = [d.to_dict() for d in find_doubts(reading, board, DIMS)]
+    # The player looks: the red keep is double, and sets it so by hand.
+    corrected = replace(board, keeps=(replace(board.keeps[0], double=True), board.keeps[1]))
+    (left,) = still_in_doubt(stored, corrected, DIMS)
+    assert (left.piece, left.id, left.read) == ("keep", "k1", "single blue keep")
+    assert left.scores == {"red": 8, "blue": 4} and left.changed == {"blue": (4, 8)}
+    # Deleting the blue keep settles its doubt too (ids shift: the red keep is still k0).
+    assert still_in_doubt(stored, replace(board, keeps=board.keeps[:1]), DIMS)[0].id == "k0"
+    assert still_in_doubt(stored, replace(corrected, keeps=corrected.keeps[:1]), DIMS) == []

@@ -171,3 +171,21 @@ def test_serving_catan_opens_on_the_catan_page(tmp_path):
     client = create_app({"DATA_DIR": tmp_path, "GAME": "catan"}).test_client()
     response = client.get("/")
     assert response.status_code == 302 and response.headers["Location"].endswith("/catan")
+
+
+def test_doubts_survive_a_correction_of_another_piece_and_come_back_on_undo(client):
+    nearly_straight_down = PHOTO.with_name("photo-016.jpg")  # 2.3° tilt: keeps single or double in doubt
+    game = _game(client)
+    res = _post(client, f"/api/games/{game}/photo",
+                data={"photo": (io.BytesIO(nearly_straight_down.read_bytes()), "castle.jpg")})
+    doubts = res.get_json()["state"]["report"]["doubts"]
+    assert len(doubts) >= 2 and all(d["sentence"] for d in doubts)
+    first = doubts[0]  # a keep: setting it as it may be settles it
+    mark = next(m for m in res.get_json()["state"]["marks"] if m["id"] == first["id"])
+    corrected = _post(client, f"/api/games/{game}/corrections",
+                      json={"action": "set_keep", "id": first["id"], "double": not mark["double"]}).get_json()
+    left = corrected["state"]["report"]["doubts"]
+    assert len(left) == len(doubts) - 1
+    assert (first["x"], first["y"]) not in {(d["x"], d["y"]) for d in left}
+    undone = _post(client, f"/api/games/{game}/undo").get_json()["state"]
+    assert undone["report"]["doubts"] == doubts

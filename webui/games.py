@@ -18,6 +18,7 @@ from tablesight.scoring.castellan.board_json import board_from_dict, board_to_di
 from tablesight.scoring.castellan.courtyards import find_faces, smallest_face_containing
 from tablesight.scoring.castellan.pieces import KEEP_COLOURS
 from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.vision.castellan.doubts import still_in_doubt
 from tablesight.webui.store import GameStore
 
 
@@ -130,7 +131,10 @@ def apply_correction(store: GameStore, game_id: str, action: dict) -> dict:
     board = board_from_dict(state["board"])
     pose = pose_from_dict(state["pose"])
     corrected = _edit(board, action, pose)
-    new = record_state(store, game_id, "correction", corrected, state["photo_sha256"], state["pose"])
+    # The photo's other doubts still stand (the piece corrected is settled); scored again on the new board.
+    doubts = still_in_doubt(state["report"].get("doubts", []), corrected, NOMINAL_PROFILE.dimensions)
+    new = record_state(store, game_id, "correction", corrected, state["photo_sha256"], state["pose"],
+                       doubts=[d.to_dict() for d in doubts])
     store.add_correction(game_id, action, new["id"])
     return new
 
@@ -142,7 +146,8 @@ def undo(store: GameStore, game_id: str) -> dict:
     before = store.state_before(game_id, last["state_id"])
     store.mark_undone(last["id"])
     board = board_from_dict(before["board"])
-    return record_state(store, game_id, "undo", board, before["photo_sha256"], before["pose"])
+    return record_state(store, game_id, "undo", board, before["photo_sha256"], before["pose"],
+                        notes=before["report"].get("notes"), doubts=before["report"].get("doubts"))
 
 
 def _table_point(pose: CameraPose | None, action: dict) -> tuple[float, float]:

@@ -41,6 +41,11 @@ class Doubt:
                  or "no score changes")
         return f"{self.read} at ({x:.0f}, {y:.0f}) mm, may be {self.otherwise}: if so, {stake}"
 
+    @property
+    def read_double(self) -> bool:
+        """For a keep: whether it was read double."""
+        return self.read.startswith("double")
+
     def to_dict(self) -> dict:
         return {"piece": self.piece, "id": self.id, "x": round(self.where[0], 1), "y": round(self.where[1], 1),
                 "read": self.read, "otherwise": self.otherwise, "scores_otherwise": self.scores_otherwise,
@@ -75,6 +80,47 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall hidden behind a keep", "absent",
                                replace(board, walls=walls)))
     return sorted(found, key=lambda d: not d.changed)
+
+
+def still_in_doubt(doubts: list[dict], board: Board, dims: PieceDimensions, boxes: int | None = None) -> list[Doubt]:
+    """Earlier doubts (`Doubt.to_dict`) carried onto `board`, a board corrected by hand: a piece corrected
+    (deleted, moved, a keep's double flag set) is settled; the others are scored again on the new board,
+    under their new ids."""
+    scores = score_board(board, dims, boxes).scores
+    kept = []
+    for doc in doubts:
+        where = (float(doc["x"]), float(doc["y"]))
+        old = Doubt(doc["piece"], doc["id"], where, doc["read"], doc["otherwise"], {}, {})
+        found = _piece_at(board, old)
+        if found is None:
+            continue
+        piece_id, other_board = found
+        kept.append(Doubt(old.piece, piece_id, where, old.read, old.otherwise, scores,
+                          score_board(other_board, dims, boxes).scores))
+    return sorted(kept, key=lambda d: not d.changed)
+
+
+def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, Board] | None:
+    """The id of the doubt's piece on `board`, still as it was read, and the board with it the other way;
+    None if the piece is no longer there as read."""
+    def near(point: Point) -> bool:
+        return abs(point[0] - doubt.where[0]) <= slack_mm and abs(point[1] - doubt.where[1]) <= slack_mm
+
+    if doubt.piece == "keep":
+        for i, keep in enumerate(board.keeps):
+            if near(keep.position) and keep.double == doubt.read_double and doubt.read.endswith(f"{keep.color} keep"):
+                return f"k{i}", _keep_flipped(board, i)
+    elif doubt.piece == "tower":
+        for tower in board.towers:
+            if near(tower.position):
+                return tower.id, without_tower(board, tower.id)
+    else:
+        towers = board.tower_map()
+        for i, wall in enumerate(board.walls):
+            a, b = board.wall_endpoints(wall, towers)
+            if near(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)):
+                return wall.id, replace(board, walls=board.walls[:i] + board.walls[i + 1:])
+    return None
 
 
 def _keep_flipped(board: Board, index: int) -> Board:
