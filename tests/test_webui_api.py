@@ -189,3 +189,7 @@ def test_doubts_survive_a_correction_of_another_piece_and_come_back_on_undo(clie
     assert (first["x"], first["y"]) not in {(d["x"], d["y"]) for d in left}
     undone = _post(client, f"/api/games/{game}/undo").get_json()["state"]
     assert undone["report"]["doubts"] == doubts
+    # The organiser's record names what nobody checked.
+    record = client.get(f"/api/games/{game}/record.json").get_json()
+    assert record["unchecked_doubts"] == [d["sentence"] for d in doubts]
+    assert doubts[0]["sentence"] in client.get(f"/games/{game}/record").get_data(as_text=True)

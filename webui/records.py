@@ -32,6 +32,8 @@ def verification_record(store: GameStore, game: dict) -> dict:
         "scores": report["scores"] if report else {},
         "winner": report["winner"] if report else None,
         "warnings": (report["warnings"] + report.get("history_warnings", [])) if report else [],
+        # Pieces the photo left uncertain and nobody settled by hand before confirming.
+        "unchecked_doubts": [d["sentence"] for d in report.get("doubts", [])] if report else [],
         "notes": game["notes"],
         "confirmed_by_both": bool(game["confirmed1"] and game["confirmed2"]),
     }
