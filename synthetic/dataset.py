@@ -59,11 +59,24 @@ def write_photo(out: Path, name: str, scene: Scene, boxes: int) -> np.ndarray:
     return image
 
 
-def generate_photos(out: Path, count: int, seed: int) -> list[Path]:
+def with_a_claim_forgotten(board: Board, seed: int) -> Board:
+    """The board with one keep taken off (a player who forgot to claim a courtyard, C5): the simulator
+    always claims, but at a real table a finished castle may hold an unclaimed courtyard, and the reader
+    must not invent its keep or open its walls to make the rules look kept."""
+    if not board.keeps:
+        return board
+    forgotten = int(np.random.default_rng(seed).integers(len(board.keeps)))
+    return replace(board, keeps=board.keeps[:forgotten] + board.keeps[forgotten + 1:])
+
+
+def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0) -> list[Path]:
+    """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         board, boxes = pick_board(seed + i)
+        if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
+            board = with_a_claim_forgotten(board, seed + i)
         scene = random_scene(board, seed + i)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
@@ -167,8 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--no-video", action="store_true")
+    parser.add_argument("--forgotten-claims", type=float, default=0.0, metavar="SHARE",
+                        help="share of boards with one keep taken off, its courtyard left unclaimed (C5)")
     args = parser.parse_args(argv)
-    photos = generate_photos(args.out / "photos", args.count, args.seed)
+    if not 0.0 <= args.forgotten_claims <= 1.0:
+        parser.error("--forgotten-claims is a share between 0 and 1")
+    photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims)
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

@@ -26,3 +26,14 @@ def test_an_empty_table_is_framed_whatever_the_seed():
     for seed in (2034, *range(20)):
         scene = random_scene(Board(), seed)
         assert scene.pose.lens.image_size[0] > 0
+
+
+def test_a_forgotten_claim_leaves_one_courtyard_unclaimed_in_the_truth():
+    from tablesight.scoring.castellan.report import score_board
+    from tablesight.synthetic.dataset import pick_board, with_a_claim_forgotten
+
+    board, boxes = pick_board(2424)
+    forgotten = with_a_claim_forgotten(board, 2424)
+    assert len(forgotten.keeps) == len(board.keeps) - 1
+    codes = [w.code for w in score_board(forgotten, boxes=boxes).warnings]
+    assert codes.count("unclaimed-courtyard") == 1 and not score_board(board, boxes=boxes).warnings
