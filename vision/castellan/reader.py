@@ -36,6 +36,7 @@ from tablesight.vision.castellan.keeps import (
     merge_close,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
+from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.walls import (
     WallReading,
@@ -303,6 +304,9 @@ class CastellanReader:
             reading.stranded += len(found) - len(on_castle)
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
+        axis = castle_axis(reading.towers, dims, solid, region)
+        on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, region, reading.towers,
+                                         reading.walls, axis, self.profile)
         reading.keeps = decide_doubles(on_castle)
         uncertain = sum(not k.double_certain for k in reading.keeps)
         if uncertain:

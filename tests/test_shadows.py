@@ -1,0 +1,98 @@
+"""Cast shadows: the light from the walls' shadow bands, and single or double keeps from their own."""
+
+import math
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.pieces import NOMINAL_PROFILE as PROFILE
+from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+from tablesight.vision.castellan.shadows import _band, double_shadow_share, find_shadows, grey_shadows
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.table_view import Region
+
+DIMS = PROFILE.dimensions
+REGION = Region(0.0, 0.0, 400.0, 460.0, 2.0)
+LIGHT = np.array([0.55, 0.35])  # mm of shadow per mm of height
+
+
+def _castle_on_a_lit_table(doubles: dict[tuple[float, float], bool], light=LIGHT, depth=-1.0):
+    """Two long-walled courtyards seen on the table plane: the pieces' footprints (occupied), and the
+    table's log brightness, lit (0) but where a piece's shadow falls (`depth`); a keep at each key of
+    `doubles`, double or not."""
+    towers = [TowerReading(x, y, DIMS.tower_radius) for y in (100.0, 228.0, 356.0) for x in (100.0, 228.0)]
+    walls = [WallReading("long", 0, 1, None, 1.0), WallReading("long", 2, 3, None, 1.0),
+             WallReading("long", 4, 5, None, 1.0), WallReading("long", 0, 2, None, 1.0),
+             WallReading("long", 2, 4, None, 1.0), WallReading("long", 1, 3, None, 1.0),
+             WallReading("long", 3, 5, None, 1.0)]
+    occupied = np.zeros((REGION.size[1], REGION.size[0]), np.uint8)
+    shadow = np.zeros_like(occupied)
+
+    def fill(mask, outline):
+        hull = cv2.convexHull(np.asarray(outline, np.float32))
+        cv2.fillConvexPoly(mask, np.round(REGION.to_pixels(hull.reshape(-1, 2))).astype(np.int32), 1)
+
+    circle = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 24, endpoint=False)])
+    pieces = [(np.array(t.position) + DIMS.tower_radius * circle, PROFILE.tower_height) for t in towers]
+    for w in walls:
+        a, b = np.array(towers[w.start].position), np.array(towers[w.end].position)
+        n = np.array([-(b - a)[1], (b - a)[0]]) / np.linalg.norm(b - a) * DIMS.wall_thickness / 2
+        pieces.append((np.array([a + n, a - n, b - n, b + n]), PROFILE.wall_height))
+    half = DIMS.keep_side / 2
+    for (x, y), double in doubles.items():
+        square = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
+        pieces.append((square, PROFILE.keep_height * (2 if double else 1) - PROFILE.keep_roof_height))
+        apex = np.array([[x, y]]) + PROFILE.keep_height * (2 if double else 1) * light
+        fill(shadow, np.vstack([square, apex]))
+    for outline, height in pieces:
+        fill(occupied, outline)
+        fill(shadow, np.vstack([outline, outline + height * light]))
+    rng = np.random.default_rng(3)
+    log_table = np.where(shadow > 0, depth, 0.0) + rng.normal(0, 0.05, occupied.shape)
+    near = cv2.dilate(occupied, np.ones((5, 5), np.uint8)) > 0
+    return towers, walls, log_table.astype(np.float32), ~near
+
+
+def test_the_lights_offset_is_read_from_the_walls_shadow_bands():
+    towers, walls, log_table, free = _castle_on_a_lit_table({})
+    shadows = find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE)
+    assert shadows is not None
+    assert np.allclose(shadows.offset, LIGHT, atol=0.08)
+    assert -1.2 < shadows.depth < -0.8
+
+
+def test_no_light_is_read_without_a_shadow_band():
+    towers, walls, log_table, free = _castle_on_a_lit_table({}, depth=0.0)  # a flash or an overcast sky
+    assert find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE) is None
+
+
+def test_a_soft_shadows_edge_tells_no_width():
+    hard = np.zeros(89)
+    hard[44 + 7:44 + 20] = -1.0
+    assert _band(hard, 0.02, 5.0) is not None
+    soft = hard.copy()
+    soft[44 + 7:44 + 35] = np.linspace(-1.0, 0.0, 28)  # fading over 28 mm
+    assert _band(soft, 0.02, 5.0) is None
+
+
+def test_a_double_keep_shades_the_table_a_singles_shadow_does_not_reach():
+    single, double = (164.0, 164.0), (164.0, 292.0)
+    towers, walls, log_table, free = _castle_on_a_lit_table({single: False, double: True})
+    shadows = find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE)
+    usable = free & ~grey_shadows(shadows, towers, walls, PROFILE)
+    single_share, noise = double_shadow_share(shadows, usable, np.array(single), [np.array(double)], PROFILE)
+    double_share, _ = double_shadow_share(shadows, usable, np.array(double), [np.array(single)], PROFILE)
+    assert single_share < 0.25 < 0.75 < double_share
+    assert 0 < noise < 0.5
+
+
+def test_a_keeps_shadow_weighs_in_where_its_lean_cannot_but_one_odd_shadow_decides_nothing_alone():
+    def keep(shadow, colour="red", lean=None, span=0.0):
+        return KeepReading(colour, 0.0, 0.0, False, False, None, lean, span, shadow_share=shadow, shadow_noise=0.3)
+
+    assert decide_doubles([keep(1.0)])[0].double
+    assert not decide_doubles([keep(0.0)])[0].double
+    # A shadow far darker than any double's is as likely another shadow: it cannot outweigh a clear lean.
+    clear_single = decide_doubles([keep(4.0, lean=0.0, span=20.0)])[0]
+    assert not clear_single.double and clear_single.double_certain
