@@ -37,6 +37,17 @@ class Region:
     def to_mm(self, pixels: np.ndarray) -> np.ndarray:
         return np.asarray(pixels, dtype=np.float64) / self.px_per_mm + [self.x0, self.y0]
 
+    def sample(self, image: np.ndarray, points_mm: np.ndarray, outside=0) -> np.ndarray:
+        """Values of an image over this region at table points (mm, any shape ending in 2), each from the
+        pixel it falls in; `outside` for points beyond the image."""
+        points_mm = np.asarray(points_mm, dtype=np.float64)
+        px = np.floor(self.to_pixels(points_mm.reshape(-1, 2))).astype(int)
+        h, w = image.shape[:2]
+        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        values = np.full(len(px), outside, dtype=image.dtype)
+        values[inside] = image[px[inside, 1], px[inside, 0]]
+        return values.reshape(points_mm.shape[:-1])
+
     def pixel_to_mm_matrix(self) -> np.ndarray:
         s = 1.0 / self.px_per_mm
         return np.array([[s, 0, self.x0 + 0.5 * s], [0, s, self.y0 + 0.5 * s], [0, 0, 1]])

@@ -304,9 +304,8 @@ class CastellanReader:
             reading.stranded += len(found) - len(on_castle)
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
-        axis = castle_axis(reading.towers, dims, solid, region)
-        on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, region, reading.towers,
-                                         reading.walls, axis, self.profile)
+        on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, solid, region,
+                                         reading.towers, reading.walls, self.profile)
         reading.keeps = decide_doubles(on_castle)
         uncertain = sum(not k.double_certain for k in reading.keeps)
         if uncertain:

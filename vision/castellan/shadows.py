@@ -22,7 +22,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import warp_mask
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.towers import TowerReading
-from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.castellan.walls import WallReading, castle_axis
 from tablesight.vision.table_view import Region, TableView
 
 PROFILE_REACH_MM = 44.0  # sampled this far either side of a wall (a parallel wall stands 64 mm off)
@@ -69,24 +69,21 @@ def find_shadows(log_table: np.ndarray, free: np.ndarray, region: Region, towers
     the table plane's brightness over `region` and where it is table (`table_brightness`)."""
     e1 = np.array([math.cos(axis), math.sin(axis)])
     e2 = np.array([-e1[1], e1[0]])
-    across = {}
+    offset = np.zeros(2)
     depths, noises = [], []
     for along, normal in ((e1, e2), (e2, e1)):
         profile_stops, lit_spread = _band_profile(log_table, free, region, towers, walls, along, normal, profile)
         if profile_stops is None:
             return None
+        noises.append(lit_spread)
         band = _band(profile_stops, lit_spread, profile.dimensions.wall_thickness / 2)
         if band is None:
-            across[tuple(normal)] = 0.0  # no band: the light shines along these walls (or is overhead)
-            noises.append(lit_spread)
-            continue
+            continue  # no band: the light shines along these walls (or is overhead): nothing across them
         width, depth = band
-        across[tuple(normal)] = width / profile.wall_height
+        offset += width / profile.wall_height * normal
         depths.append(depth)
-        noises.append(lit_spread)
     if not depths:
         return None
-    offset = across[tuple(e2)] * e2 + across[tuple(e1)] * e1
     return CastShadows(offset, float(np.mean(depths)), float(np.mean(noises)), log_table, free, region)
 
 
@@ -111,7 +108,7 @@ def _band_profile(log_table: np.ndarray, free: np.ndarray, region: Region, tower
         if not len(steps):
             continue
         points = a + steps[:, None, None] * d + offsets[None, :, None] * normal  # (along, across, 2)
-        values, seen = _sampled(log_table, free, region, points)
+        values, seen = region.sample(log_table, points), region.sample(free, points)
         lit_part = seen & (np.abs(offsets) >= 8.0)[None, :]
         if lit_part.sum() < 20:
             continue
@@ -132,25 +129,23 @@ def _band(stops: np.ndarray, lit_spread: float, half_thickness: float) -> tuple[
     """The shadow band beside a wall in a profile across it (1 mm per entry, centred on the wall): its
     signed width (mm beyond the wall's face, + on the normal's side) and depth (stops), or None."""
     centre = len(stops) // 2
+    near = slice(int(half_thickness) + 2, int(half_thickness) + 10)  # the first mm beyond the wall's face
     best = None
     for sign in (1, -1):
-        side = stops[centre::sign] if sign > 0 else stops[centre::-1]
-        near = side[int(half_thickness) + 2:int(half_thickness) + 10]
-        near = near[~np.isnan(near)]
-        if near.size < 3:
+        side = stops[centre::sign]
+        seen = side[near][~np.isnan(side[near])]
+        if seen.size < 3:
             continue
-        depth = float(np.min(near))
-        if best is None or depth < best[1]:
-            best = (sign, depth, side)
+        if best is None or seen.min() < best[1]:
+            best = (sign, float(seen.min()), side)
     if best is None:
         return None
-    sign, depth, side = best
-    if depth > -max(MIN_BAND_STOPS, MIN_BAND_NOISES * lit_spread):
+    sign, deepest, side = best
+    if deepest > -max(MIN_BAND_STOPS, MIN_BAND_NOISES * lit_spread):
         return None
-    depth = float(np.median(side[int(half_thickness) + 2:int(half_thickness) + 10][
-        side[int(half_thickness) + 2:int(half_thickness) + 10] < depth / 2]))
+    depth = float(np.median(side[near][side[near] < deepest / 2]))
     edge = len(side) - 1
-    for k in range(int(half_thickness) + 2, len(side)):
+    for k in range(near.start, len(side)):
         if not np.isnan(side[k]) and side[k] > depth / 2:
             edge = k
             break
@@ -161,18 +156,6 @@ def _band(stops: np.ndarray, lit_spread: float, half_thickness: float) -> tuple[
     if inner is None or outer is None or outer - inner > MAX_EDGE_MM:
         return None
     return sign * (edge - half_thickness), depth
-
-
-def _sampled(image: np.ndarray, mask: np.ndarray, region: Region, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values of `image` at table points (mm, any shape ending in 2), and whether `mask` holds there."""
-    px = np.floor(region.to_pixels(points.reshape(-1, 2))).astype(int)
-    h, w = image.shape
-    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-    values = np.zeros(len(px), np.float32)
-    seen = np.zeros(len(px), bool)
-    values[inside] = image[px[inside, 1], px[inside, 0]]
-    seen[inside] = mask[px[inside, 1], px[inside, 0]]
-    return values.reshape(points.shape[:-1]), seen.reshape(points.shape[:-1])
 
 
 def grey_shadows(shadows: CastShadows, towers: list[TowerReading], walls: list[WallReading],
@@ -235,7 +218,7 @@ def double_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.nda
     step = 0.5 / region.px_per_mm
     s, w = np.meshgrid(np.arange(start, stop, step), np.arange(-STRIP_HALF_WIDTH_MM, STRIP_HALF_WIDTH_MM, step))
     points = centre + s[..., None] * u + w[..., None] * np.array([-u[1], u[0]])
-    values, seen = _sampled(shadows.log_table, usable, region, points)
+    values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
     seen &= ~_in_keep_shadows(points, others, v, profile)
     seen_mm2 = seen.sum() * step * step
     if seen_mm2 < MIN_TEST_MM2:
@@ -263,13 +246,15 @@ def _lit_level(shadows: CastShadows, usable: np.ndarray, centre: np.ndarray, rea
 
 
 def with_shadow_evidence(keeps: list[KeepReading], view: TableView, grey: np.ndarray, keep_labels: np.ndarray,
-                         region: Region, towers: list[TowerReading], walls: list[WallReading], axis: float,
+                         wall_solid: np.ndarray, region: Region, towers: list[TowerReading], walls: list[WallReading],
                          profile: PieceProfile) -> list[KeepReading]:
     """The keeps, each with how dark the table is where a double's shadow would reach and a single's not
     (`double_shadow_share`), where the castle's shadows show the light. `grey`: grey plastic in the
-    undistorted photo; `keep_labels`: the keep colours on the table plane over `region`."""
+    undistorted photo; `keep_labels`: the keep colours on the table plane over `region`; `wall_solid`:
+    the walls' carved solid there (the castle's axis where its towers do not give it)."""
     if not any(k.lean_span_mm < LEAN_DECIDES_MM for k in keeps):
         return keeps  # every keep leans far enough to be told by its lean alone: spare the time
+    axis = castle_axis(towers, profile.dimensions, wall_solid, region)
     occupied = warp_mask(view, grey, 0.0, region) | (keep_labels > 0)
     shadows = find_shadows(*table_brightness(view, region, occupied), region, towers, walls, axis, profile)
     if shadows is None:

@@ -81,15 +81,10 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
     """Solid or not along a ray, 1 mm steps, tolerant of ±2 mm sideways misalignment."""
     dist = np.arange(start, stop, STEP_MM)
     normal = np.array([-direction[1], direction[0]])
-    h, w = solid.shape
     # Three parallel rays (2 mm either side and the middle), sampled in one go.
     along = np.asarray(origin) + np.outer(dist, direction)
     pts = along[None, :, :] + SIDE_OFFSETS_MM[:, None, None] * normal
-    px = np.floor(region.to_pixels(pts.reshape(-1, 2))).astype(int)
-    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-    vals = np.zeros(len(px), bool)
-    vals[inside] = solid[px[inside, 1], px[inside, 0]]
-    return vals.reshape(len(SIDE_OFFSETS_MM), len(dist)).any(axis=0)
+    return region.sample(solid, pts).astype(bool).any(axis=0)
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
