@@ -18,6 +18,8 @@ from tablesight.vision.table_view import Region, TableView
 
 KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}  # OpenCV hue
 MIN_KEEP_SATURATION = 0.35
+TABLE_COLOUR_SHARE = 0.8  # a table (felt, a cloth) this much of one keep colour has that colour
+# (not a pattern of two colours, whose borders would step from the mean of both)
 MIN_LIT_KEEP_VALUE = 0.1  # card-normalised brightness of a keep's lit sides
 MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to a lit side
 BRIGHTER_SLACK_BINS = 1  # the table a bin darker than a pixel (0.65 stop: light fall-off) still counts
@@ -263,21 +265,38 @@ def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: fl
 
 
 def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like: np.ndarray,
-               min_lit_pixels: int = 1) -> dict[str, np.ndarray]:
+               min_lit_pixels: int = 1, distinct: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Each keep colour: saturated, of the colour's hue, unlike the table. A keep's sides in its own
     shade are as saturated as its lit sides but far darker (a few % of the card's white): dark pixels
     count where they join a lit part of the same colour, never on their own (dark noise has any hue),
     and only if unlike the table as it looks in shade (`shaded_table_like`: the walls' shadows), to a
     lit part of at least `min_lit_pixels` (a keep's top faces the light; specks of a table pattern
-    do not make a keep out of the shadows they touch)."""
+    do not make a keep out of the shadows they touch). `distinct`: for the keep colour the table itself
+    has (`table_keep_colour`: a green keep on green felt), where the photo steps away from the table
+    right around it (`local_contrast.distinct_from_table`): lit, though the table's colours take it in."""
     saturated = feats.saturation > MIN_KEEP_SATURATION
-    lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE) & (table_like < 0.5)
-    shaded = lit | (saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5))
+    lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE)
+    unlike_table = table_like < 0.5
+    shaded = saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5)
     masks = {}
     for colour in KEEP_HUES:
         in_range = in_keep_hue(feats.hue, colour)
-        masks[colour] = _joined(shaded & in_range, lit & in_range, min_lit_pixels)
+        lit_here = lit & in_range & unlike_table
+        if distinct and colour in distinct:
+            lit_here |= lit & in_range & distinct[colour]
+        masks[colour] = _joined((shaded & in_range) | lit_here, lit_here, min_lit_pixels)
     return masks
+
+
+def table_keep_colour(feats: ColourFeatures, table_like: np.ndarray) -> str | None:
+    """The keep colour the table is, nearly all over (green felt), if any."""
+    table = table_like >= 0.5
+    count = np.count_nonzero(table)
+    saturated = table & (feats.saturation > MIN_KEEP_SATURATION)
+    for colour in KEEP_HUES:
+        if count and np.count_nonzero(saturated & in_keep_hue(feats.hue, colour)) > TABLE_COLOUR_SHARE * count:
+            return colour
+    return None
 
 
 def in_keep_hue(hue: np.ndarray, colour: str) -> np.ndarray:

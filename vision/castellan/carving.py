@@ -18,15 +18,20 @@ import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
     MAX_GREY_SATURATION,
+    MIN_KEEP_SATURATION,
+    ColourFeatures,
     TableLight,
     TableModel,
     colour_features,
     grey_mask,
+    in_keep_hue,
     keep_masks,
     stands_out,
+    table_keep_colour,
     table_likeness,
 )
 from tablesight.vision.table_view import Region, TableView
@@ -84,10 +89,23 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
     reach = max(1, int(round(1.5 / mm_per_pixel)))
-    keeps = keep_masks(feats, table_likeness(feats, table, reach), table_likeness(feats, table, reach, shaded=True),
-                       int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2))
+    keep_table_like = table_likeness(feats, table, reach)
+    keeps = keep_masks(feats, keep_table_like, table_likeness(feats, table, reach, shaded=True),
+                       int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
+                       _keeps_of_table_colour(source[y0:y1, x0:x1], feats, keep_table_like, mm_per_pixel))
     classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _keeps_of_table_colour(photo: np.ndarray, feats: ColourFeatures, table_like: np.ndarray,
+                           mm_per_pixel: float) -> dict[str, np.ndarray]:
+    """For the keep colour the table has, if any, the pixels of that hue standing out from the table
+    around them (see `keep_masks`)."""
+    colour = table_keep_colour(feats, table_like)
+    if colour is None:
+        return {}
+    of_hue = (feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(feats.hue, colour)
+    return {colour: distinct_from_table(photo, table_like >= 0.5, of_hue, mm_per_pixel)}
 
 
 def _placed(part: PixelClasses, window: tuple[int, int, int, int], shape: tuple[int, int]) -> PixelClasses:
