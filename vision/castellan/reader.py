@@ -54,6 +54,7 @@ from tablesight.vision.table_view import Region, TableView
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
 WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
+FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal length is refined once more
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
 KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
 MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of its towers misread is no castle
@@ -128,10 +129,10 @@ class CastellanReader:
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 1) -> PhotoReading:
         """The pieces in a photo, read through the card's lens, then (`refinements` times: once; the joint
-        fit leaves little for a second round) through the lens fitted to the card and that reading's
-        castle. A reading that breaks the rules is more likely a misreading than an illegal castle:
-        while the best reading so far breaks some, the photo is read again with its colours seen
-        another way (LOOKS; see `_looked_again`)."""
+        fit leaves little for a second round, unless it moved the focal length far from the card's)
+        through the lens fitted to the card and that reading's castle. A reading that breaks the rules
+        is more likely a misreading than an illegal castle: while the best reading so far breaks some,
+        the photo is read again with its colours seen another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             if card is None:
@@ -241,8 +242,13 @@ class CastellanReader:
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
             if refined is not None:
                 self._say("reading the pieces again through the lens the castle's walls suggest")
-                # Read again through the corrected lens (the first reading only measured it).
-                return self._read_through(image, focal_35mm, refined, refinements - 1, timings, look, raw_classes)
+                # Read again through the corrected lens (the first reading only measured it). A focal length
+                # far from the card's means the first reading, through the card's, was poor: the better
+                # one through the new lens is fitted once more (the fit keeps within reach of its start).
+                rounds = refinements - 1
+                if card.focal_source != "castle" and _focal_moved(card, refined) > FAR_OFF_FOCAL:
+                    rounds = max(rounds, 1)
+                return self._read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes)
         # Keeps play no part in the lens: read once, through the final lens.
         with _timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading)
@@ -534,6 +540,11 @@ def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndar
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (small.shape[1], small.shape[0])
     return small, card.scaled(size[0] / image.shape[1], size)
+
+
+def _focal_moved(card: CardDetection, refined: CardDetection) -> float:
+    """How far (log) the refined lens's focal length is from the card's."""
+    return abs(math.log(refined.pose.lens.focal / card.pose.lens.focal))
 
 
 @contextmanager
