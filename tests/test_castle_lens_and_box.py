@@ -171,4 +171,3 @@ def test_over_half_a_box_more_towers_are_another_box_not_misreadings():
     walls += [WallReading("short", w.start + 3, w.end + 3, None, 1.0) for w in filler_walls]
     kept_towers, kept_walls, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
     assert len(kept_towers) == 53 and len(kept_walls) == 51 and not notes
-
