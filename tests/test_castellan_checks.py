@@ -23,3 +23,14 @@ def test_an_open_end_with_a_wall_through_its_spot_has_no_room():
     walls = (Wall("w1", "short", ("t1", None), end=(64.0, 0.0)),
              Wall("w2", "long", ("t2", "t3")))  # runs straight through where t1's tower would stand
     assert len(_c2(Board(towers, walls))) == 1
+
+
+
+
+def test_warnings_between_pieces_name_them():
+    """Warnings between pieces name them, so a reader can tell one misread piece breaking several rules
+    from several misread pieces (`reader._rules_broken`)."""
+    towers = (Tower("t1", 0.0, 0.0), Tower("t2", 64.0, 0.0), Tower("t3", 32.0, -64.0), Tower("t4", 84.0, 0.0))
+    walls = (Wall("w1", "short", ("t1", "t2")), Wall("w2", "short", ("t3", None), end=(32.0, 0.0)))
+    named = {w.rule: set(w.pieces) for w in check_board(Board(towers, walls), DIMS) if w.pieces}
+    assert named == {"C2": {"w1", "w2"}, "C1": {"t2", "t4"}}

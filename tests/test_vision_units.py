@@ -584,3 +584,23 @@ def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_no
         other, other_report = _towers_only(count)
         verdict = _keeps_the_pieces(other, other_report, first, first_report, first_misfits)
         assert verdict is kept, (count, first_misfits)
+
+
+def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
+    """One stray wall touching another, blocking two open ends and off the axes is one misreading, not
+    four; a keep outside every courtyard (no piece named) is one each."""
+    from tablesight.scoring.castellan.board import Board
+    from tablesight.scoring.castellan.checks import RuleWarning
+    from tablesight.scoring.castellan.report import Report
+    from tablesight.vision.castellan.reader import _rules_broken
+
+    def warning(rule, *pieces):
+        return RuleWarning(rule, rule, "", (0.0, 0.0), pieces)
+
+    stray = [warning("C1", "w23", "w45"), warning("C2", "w23", "w45"), warning("C2", "w40", "w23"),
+             warning("C3", "w23")]
+    keeps = [warning("C5"), warning("C5")]
+    assert _rules_broken(Report(Board(), (), tuple(stray))) == 1
+    assert _rules_broken(Report(Board(), (), tuple(stray + keeps))) == 3
+    assert _rules_broken(Report(Board(), (), (warning("C1", "t1", "t2"), warning("C1", "t3", "t4")))) == 2
+    assert _rules_broken(None) == 0

@@ -28,10 +28,14 @@ class RuleWarning:
     rule: str | None
     message: str
     where: Point
+    # The towers and walls (ids) the broken rule is between, where it is between named pieces: one misplaced
+    # wall touching another, blocking an open end and standing off the axes breaks several rules at once.
+    pieces: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
+        named = {"pieces": list(self.pieces)} if self.pieces else {}
         return {"code": self.code, "rule": self.rule, "message": self.message,
-                "where": {"x": round(self.where[0], 1), "y": round(self.where[1], 1)}}
+                "where": {"x": round(self.where[0], 1), "y": round(self.where[1], 1)}, **named}
 
 
 def midpoint(a: Point, b: Point) -> Point:
@@ -79,7 +83,7 @@ def _tower_contacts(layout: _Layout) -> list[RuleWarning]:
                 if distance(t.position, o.position) < reach:
                     found.append(RuleWarning("tower-contact", "C1",
                                          f"towers {t.id} and {o.id} touch; towers only join through walls",
-                                         midpoint(t.position, o.position)))
+                                         midpoint(t.position, o.position), (t.id, o.id)))
     return found
 
 
@@ -96,13 +100,13 @@ def _wall_contacts(layout: _Layout) -> list[RuleWarning]:
                 if segment_distance(a, b, c, d) < wall_reach:
                     found.append(RuleWarning("wall-contact", "C1",
                                          f"walls {wall.id} and {other} touch; walls only join towers",
-                                         midpoint(midpoint(a, b), midpoint(c, d))))
+                                         midpoint(midpoint(a, b), midpoint(c, d)), (wall.id, other)))
             elif kind == "tower" and other not in wall.ends:
                 centre = layout.towers[other].position
                 if point_segment_distance(centre, a, b) < tower_reach - dims.contact_tolerance:
                     found.append(RuleWarning("wall-through-tower", "C1",
                                          f"wall {wall.id} runs into tower {other} without sitting in it",
-                                         centre))
+                                         centre, (wall.id, other)))
     return found
 
 
@@ -113,22 +117,23 @@ def _open_ends(layout: _Layout) -> list[RuleWarning]:
             if wall.ends[side] is None:
                 problem = _no_room_reason(layout, wall, layout.ends[wall.id][side])
                 if problem:
+                    reason, blocker = problem
                     found.append(RuleWarning("no-room-for-tower", "C2",
-                                         f"the open end of wall {wall.id} {problem}",
-                                         layout.ends[wall.id][side]))
+                                         f"the open end of wall {wall.id} {reason}",
+                                         layout.ends[wall.id][side], (wall.id, blocker)))
     return found
 
 
-def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> str | None:
-    """Why a tower could not be added at an open wall end, or None if it could."""
+def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> tuple[str, str] | None:
+    """Why a tower could not be added at an open wall end, and the piece in the way; None if it could."""
     dims = layout.dims
     for kind, other in sorted(layout.grid.near([spot], dims.tower_diameter)):
         if kind == "tower":
             gap = distance(spot, layout.towers[other].position)
             if gap < dims.contact_tolerance:
-                return f"stops at tower {other} but is not recorded as sitting in it"
+                return f"stops at tower {other} but is not recorded as sitting in it", other
             if gap < dims.tower_diameter - dims.contact_tolerance:
-                return f"has no room for a tower: tower {other} is in the way"
+                return f"has no room for a tower: tower {other} is in the way", other
         elif other != wall.id:
             ends = layout.ends[other]
             # Another wall ending at the same spot (to within a measurement's slack, half a tower's
@@ -138,7 +143,7 @@ def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> str | None:
             a, b = layout.bodies[other]
             clearance = dims.tower_radius + dims.wall_thickness / 2 - dims.contact_tolerance
             if point_segment_distance(spot, a, b) < clearance:
-                return f"is blocked by wall {other}: no tower fits there"
+                return f"is blocked by wall {other}: no tower fits there", other
     return None
 
 
@@ -163,7 +168,7 @@ def _off_axis(layout: _Layout) -> list[RuleWarning]:
         if off > layout.dims.axis_tolerance_deg:
             found.append(RuleWarning("off-axis-wall", "C3",
                                  f"wall {wid} is {off:.0f}° off the castle's axes; corners must be right angles",
-                                 midpoint(a, b)))
+                                 midpoint(a, b), (wid,)))
     return found
 
 
@@ -176,7 +181,7 @@ def _wall_lengths(layout: _Layout) -> list[RuleWarning]:
             found.append(RuleWarning("wall-length", None,
                                  f"{wall.kind} wall {wall.id} spans {actual:.0f} mm between tower centres, "
                                  f"expected about {expected:.0f} mm",
-                                 midpoint(a, b)))
+                                 midpoint(a, b), (wall.id,)))
     return found
 
 
