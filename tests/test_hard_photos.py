@@ -38,3 +38,13 @@ def test_a_castle_a_metre_from_a_small_card_is_read_through_a_lens_refined_twice
     assert reading.card.focal_source == "castle"
     towers = counts["tower"]
     assert towers["tp"] >= 58 and towers["fp"] <= 8
+
+
+def test_a_keep_seen_without_any_tower_is_no_castle_and_the_photo_is_seen_again_whole():
+    """An early castle (7 towers) darker than a pale table in daylight: seen the usual way, only a stray
+    keep-coloured die beside the card is read. A keep alone is no castle, so the looks that take deep
+    shade for plastic see the whole photo (not just around that die) and read the castle exactly."""
+    counts, reading = _read_against_truth(HERE / "data" / "early-castle-grey-on-pale.jpg")
+    assert {kind: (c["tp"], c["fp"], c["fn"]) for kind, c in counts.items() if kind != "keep"} == {
+        "tower": (7, 0, 0), "short": (3, 0, 0), "long": (3, 0, 0)}
+    assert reading.look.deep_shade_is_plastic
