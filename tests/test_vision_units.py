@@ -296,9 +296,10 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
 
 
 class _TwoLooks:
-    """A reader whose two looks at a photo give the boards given (the looks themselves stubbed)."""
+    """A reader whose two looks at a photo give the boards given (the looks themselves stubbed), with
+    `towers` towers read by each (one: a castle was seen)."""
 
-    def __init__(self, first, second, towers=(0, 0), stranded=(0, 0)):
+    def __init__(self, first, second, towers=(1, 1), stranded=(0, 0)):
         from tablesight.vision.castellan.reader import LOOKS, CastellanReader, PhotoReading
         from tablesight.vision.castellan.towers import TowerReading
         from tablesight.vision.table_view import Region
@@ -351,6 +352,10 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     unseen = _TwoLooks(None, stray_keep, towers=(0, 4))
     reading = unseen.reader.read(image, card=card)
     assert reading.board is stray_keep and any("no castle was seen" in note for note in reading.notes)
+    # A keep and no tower is no castle either: only the looks seeing more grey look again, at the whole photo.
+    keep_alone = _TwoLooks(stray_keep, clean, towers=(0, 4))
+    reading = keep_alone.reader.read(image, card=card)
+    assert reading.board is clean and all(look.deep_shade_is_plastic for look in keep_alone.reader.looks[1:])
 
 
 def test_walls_fattened_by_shadows_on_a_dark_table_are_read_again_with_shadows_taken_for_table():
