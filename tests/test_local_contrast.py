@@ -22,7 +22,7 @@ def _felt(seed: int = 0, size: int = 240, grain: float = 4.0) -> np.ndarray:
 def _found(photo: np.ndarray, of_hue: np.ndarray | None = None) -> np.ndarray:
     photo = np.clip(photo, 0, 255).astype(np.uint8)
     of_hue = np.ones(photo.shape[:2], bool) if of_hue is None else of_hue
-    return distinct_from_table(photo, of_hue.copy(), of_hue, MM_PER_PIXEL)
+    return distinct_from_table(photo, of_hue.copy(), of_hue, np.zeros_like(of_hue), MM_PER_PIXEL)
 
 
 def test_a_green_keep_on_green_felt_is_found_and_the_felt_is_not():
@@ -65,3 +65,17 @@ def test_deep_shade_is_no_keep():
     found = _found(photo).astype(np.uint8)
     assert not found[103:109, 26:194].any()
     assert not cv2.morphologyEx(found, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8)).any()
+
+
+def test_the_blended_rim_of_a_grey_wall_is_no_keep():
+    """A blurred photo blends a wall's grey into the felt beside it: a step in chromaticity, but along
+    the wall, where the rim round a wall's end or a tower can make a keep-sized blob. Left out."""
+    photo = _felt()
+    photo[100:110, 40:200] = (150.0, 150.0, 150.0)  # a grey wall
+    photo = cv2.GaussianBlur(np.clip(photo, 0, 255).astype(np.uint8), (0, 0), 2.0)
+    levels = photo.astype(float)
+    saturation = (levels.max(axis=2) - levels.min(axis=2)) / np.maximum(levels.max(axis=2), 1.0)
+    grey, of_hue = saturation < 0.2, saturation > 0.35  # as the pixel classes take them
+    found = distinct_from_table(photo, of_hue.copy(), of_hue, np.zeros_like(grey), MM_PER_PIXEL)
+    assert found[90:120, 40:200].any()  # the rim steps in colour ...
+    assert not distinct_from_table(photo, of_hue.copy(), of_hue, grey, MM_PER_PIXEL).any()  # ... left out

@@ -20,10 +20,11 @@ TABLE_AROUND_MM = 61.0  # the table a pixel is compared with: about three keeps 
 SMOOTHING_MM = 4.0  # a keep's top is a patch (~20 mm across); the felt's grain and the photo's noise are not
 MIN_STEP_SPREADS = 4.0  # a step this many times the table's usual step (robust spread) is a piece
 MIN_CHROMA_STEP = 0.03  # ... and never less than this chromaticity step (r, g shares of the sum)
+BLEND_MM = 2.0  # how far a wall's grey blends into the table beside it in a photo (blur, JPEG)
 MAX_DARKER_STOPS = 0.5  # a piece's top faces the light; far darker than the table around is a shadow
 
 
-def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray,
+def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray, grey: np.ndarray,
                         mm_per_pixel: float) -> np.ndarray:
     """Where the photo, among its pixels `of_hue` (bool: saturated, of the keep hue the table has), steps
     away in chromaticity from the table around it (bool, the photo's size): further than the table's
@@ -32,14 +33,16 @@ def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray
     channels to nothing, and so all its shades to one chromaticity.
     `table` (bool): the pixels whose colour the table has. Only they make the table around a pixel
     (in a castle, walls and other keeps fill much of a few keeps' width); other hues are left out of
-    the smoothing too, so a red keep's step does not spill onto the green felt beside it."""
+    the smoothing too, so a red keep's step does not spill onto the green felt beside it.
+    `grey` (bool): the unsaturated pixels (walls, towers), whose rims are left out."""
     h, w = photo.shape[:2]
     scale = min(1.0, mm_per_pixel / WORKING_MM_PER_PIXEL)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA) if scale < 1.0 else photo
+    mm_here = mm_per_pixel / scale
     coloured, table = (cv2.resize(mask.astype(np.float32), size, interpolation=cv2.INTER_AREA)
                        for mask in (of_hue, table))
-    steps = _Steps(coloured, table * coloured, mm_per_pixel / scale)
+    steps = _Steps(coloured, table * coloured, mm_here)
     b, g, r = cv2.split(small.astype(np.float32) + 1.0)  # + 1: no channel is nothing
     total = b + g + r
     chroma_step = cv2.magnitude(steps.of(r / total), steps.of(g / total))
@@ -47,7 +50,13 @@ def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray
     level = max(MIN_STEP_SPREADS * _robust_spread(chroma_step[compared]), MIN_CHROMA_STEP)
     # Brightness alone is no evidence: the table beside a lit wall is brighter too (light bouncing off it).
     not_shade = steps.of(np.log2(total * (1.0 / 3.0))) > -MAX_DARKER_STOPS
-    distinct = (compared & (chroma_step > level) & not_shade).astype(np.uint8)
+    # The pixels along a grey wall blend its grey into the table's colour: a step in chromaticity, which
+    # the smoothing spreads, and which along a wall's end or round a tower can make a keep-sized blob.
+    # Only pixels clear of any grey count.
+    rim = _odd(2 * (BLEND_MM + SMOOTHING_MM / 2) / mm_here)
+    near_grey = cv2.dilate(cv2.resize(grey.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST),
+                           np.ones((rim, rim), np.uint8)).astype(bool)
+    distinct = (compared & (chroma_step > level) & not_shade & ~near_grey).astype(np.uint8)
     if scale < 1.0:
         distinct = cv2.resize(distinct, (w, h), interpolation=cv2.INTER_NEAREST)
     return distinct.astype(bool)

@@ -105,7 +105,8 @@ def _keeps_of_table_colour(photo: np.ndarray, feats: ColourFeatures, table_like:
     if colour is None:
         return {}
     of_hue = (feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(feats.hue, colour)
-    return {colour: distinct_from_table(photo, table_like >= 0.5, of_hue, mm_per_pixel)}
+    grey = feats.saturation < MAX_GREY_SATURATION
+    return {colour: distinct_from_table(photo, table_like >= 0.5, of_hue, grey, mm_per_pixel)}
 
 
 def _placed(part: PixelClasses, window: tuple[int, int, int, int], shape: tuple[int, int]) -> PixelClasses:
