@@ -28,6 +28,7 @@ def test_green_keeps_on_green_felt_are_found():
     assert len(green) == 6
     assert counts["keep"]["tp"] + counts["keep"]["fn"] == 20  # every keep found (some single/double in doubt)
     assert counts["keep"]["fn"] <= 3
+    assert not any("from the card:" in note for note in reading.notes)  # the castle is beside the card
 
 
 def test_a_castle_a_metre_from_a_small_card_is_read_through_a_lens_refined_twice():
@@ -36,6 +37,7 @@ def test_a_castle_a_metre_from_a_small_card_is_read_through_a_lens_refined_twice
     better reading, the towers land within 12 mm: 61 of 64 (one fit: 52)."""
     counts, reading = _read_against_truth(HERE / "data" / "far-castle.jpg")
     assert reading.card.focal_source == "castle"
+    assert any("1.0 m from the card" in note for note in reading.notes)  # and the user is told
     towers = counts["tower"]
     assert towers["tp"] >= 58 and towers["fp"] <= 8
 
