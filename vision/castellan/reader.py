@@ -146,8 +146,8 @@ class CastellanReader:
         self._say("reading the pieces")
         image, first = self._first_look(image, focal_35mm, card, refinements, timings)
         reading = self._looked_again(image, focal_35mm, first, timings)
-        if self.lens is None:
-            reading.notes.extend(_far_from_card(reading))
+        if self.lens is None:  # first: what the user can do about it matters more than how it was read
+            reading.notes[:0] = _far_from_card(reading)
         return reading
 
     def _first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
