@@ -208,3 +208,42 @@ def test_a_doubt_is_listed_and_a_click_selects_its_piece_to_settle_it(browser, s
     # That piece is settled by hand; the others are still to check, scored again on the corrected board.
     assert page.locator("li.doubt").count() == listed - 1
     assert doubt not in [d.inner_text() for d in page.locator("li.doubt").all()]
+
+
+def test_a_long_list_of_warnings_is_shortened_and_a_warning_shows_its_pieces(browser, server):
+    """A castle a metre from the card is misread in places and breaks dozens of rules: the page lists the
+    first few and the rest on request; pointing at a warning between pieces lights those pieces up."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server)
+    page.click("#new-game")
+    page.wait_for_load_state("load")
+    page.set_input_files("#photo-input", str(ROOT / "tests" / "data" / "far-castle.jpg"))
+    page.wait_for_selector(".score-row", timeout=60_000)
+    total = page.locator("#warnings li.warning").count()
+    assert total > 12
+    assert page.locator("#warnings li.warning:visible").count() == 8
+    more = page.locator(".more-warnings")
+    assert more.inner_text() == f"Show {total - 8} more"
+    # The reading's notes all show, among them what to do about a castle so far from the card.
+    assert page.locator("#warnings li.note:visible", has_text="1.0 m from the card").count() == 1
+    named = page.locator("#warnings li.warning[data-pieces]").first
+    named.hover()
+    assert page.locator(".piece.hot").count() == len(named.get_attribute("data-pieces").split())
+    more.click()
+    assert page.locator("#warnings li.warning:visible").count() == total
+    assert page.locator(".more-warnings").count() == 0
+    page.close()
+
+
+def test_an_early_castle_with_no_courtyard_yet_is_shown_as_such(browser, server):
+    """Seven towers and no courtyard: the page says so (it used to stop rendering there)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server)
+    page.click("#new-game")
+    page.wait_for_load_state("load")
+    page.set_input_files("#photo-input", str(ROOT / "tests" / "data" / "early-castle-grey-on-pale.jpg"))
+    page.wait_for_selector("td.muted", timeout=60_000)
+    assert page.locator("td.muted").inner_text() == "No courtyard enclosed yet."
+    assert page.locator("circle.piece.tower").count() == 7
+    assert page.locator("#warnings li").count() >= 1  # rendered past the courtyards (a note, or "None.")
+    page.close()

@@ -7,6 +7,7 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
   const COLOURS = { red: "#d33", blue: "#2a62d8", yellow: "#e8b400", green: "#2e9e44" };
+  const SHOWN_WARNINGS = 8; // rule warnings listed before "Show N more"
   let view = null, mode = "select", selected = null, wallStart = null;
 
   function showError(text) { const e = $("error"); e.textContent = text || ""; e.hidden = !text; }
@@ -152,7 +153,11 @@
       tr.addEventListener("mouseleave", () => highlight(y.id, false));
       body.append(tr);
     });
-    if (!report.courtyards.length) body.append(el("tr", {}, "")).append(el("td", { colspan: 4, class: "muted" }, "No courtyard enclosed yet."));
+    if (!report.courtyards.length) {
+      const tr = el("tr");
+      tr.append(el("td", { colspan: 4, class: "muted" }, "No courtyard enclosed yet."));
+      body.append(tr);
+    }
   }
 
   function highlight(id, on) {
@@ -172,17 +177,39 @@
       li.addEventListener("click", () => { if (view && view.state.marks.some((m) => m.id === d.id)) selectPiece(d.id); });
       list.append(li);
     }
-    for (const w of warnings) {
-      const li = el("li", { class: "warning" });
-      if (w.rule) {
-        const a = el("a", { href: `/rules#${w.rule}`, title: (window.TABLESIGHT_RULES || {})[w.rule] || "", target: "_blank" }, w.rule);
-        li.append(a, " ");
-      }
-      li.append(w.message);
+    const rows = warnings.map(warningRow);
+    // A misread photo can break dozens of rules: the first few, then the rest on request. The reading's
+    // notes (how it was read, what to do about it) always show.
+    rows.forEach((li, i) => { li.hidden = i >= SHOWN_WARNINGS && rows.length > SHOWN_WARNINGS + 2; list.append(li); });
+    const hidden = rows.filter((li) => li.hidden).length;
+    if (hidden) {
+      const more = el("button", { type: "button", class: "more-warnings" }, `Show ${hidden} more`);
+      const li = el("li", { class: "muted" });
+      li.append(more);
       list.append(li);
+      more.addEventListener("click", () => { rows.forEach((row) => { row.hidden = false; }); li.remove(); });
     }
     for (const n of notes) list.append(el("li", { class: "note" }, n));
     if (!warnings.length && !notes.length && !doubts.length) list.append(el("li", { class: "muted" }, "None."));
+  }
+
+  function warningRow(w) {
+    const li = el("li", { class: "warning" });
+    if (w.rule) {
+      const a = el("a", { href: `/rules#${w.rule}`, title: (window.TABLESIGHT_RULES || {})[w.rule] || "", target: "_blank" }, w.rule);
+      li.append(a, " ");
+    }
+    li.append(w.message);
+    // Pointing at a warning between pieces shows them on the photo.
+    const pieces = w.pieces || [];
+    if (pieces.length) {
+      li.dataset.pieces = pieces.join(" ");
+      const show = (on) => pieces.forEach((id) => document.querySelectorAll(`.piece[data-id="${id}"]`)
+        .forEach((n) => n.classList.toggle("hot", on)));
+      li.addEventListener("mouseenter", () => show(true));
+      li.addEventListener("mouseleave", () => show(false));
+    }
+    return li;
   }
 
   function imagePoint(evt) {
