@@ -193,3 +193,14 @@ def test_doubts_survive_a_correction_of_another_piece_and_come_back_on_undo(clie
     record = client.get(f"/api/games/{game}/record.json").get_json()
     assert record["unchecked_doubts"] == [d["sentence"] for d in doubts]
     assert doubts[0]["sentence"] in client.get(f"/games/{game}/record").get_data(as_text=True)
+
+
+def test_the_record_keeps_what_the_reader_said_of_the_photo(client):
+    """A castle a metre from the card: the organiser's record carries the reader's note on it."""
+    far = Path(__file__).resolve().parent / "data" / "far-castle.jpg"
+    game = _game(client)
+    res = _post(client, f"/api/games/{game}/photo", data={"photo": (io.BytesIO(far.read_bytes()), "castle.jpg")})
+    notes = res.get_json()["state"]["report"]["notes"]
+    record = client.get(f"/api/games/{game}/record.json").get_json()
+    assert record["reading_notes"] == notes and "1.0 m from the card" in notes[0]
+    assert "1.0 m from the card" in client.get(f"/games/{game}/record").get_data(as_text=True)

@@ -34,6 +34,8 @@ def verification_record(store: GameStore, game: dict) -> dict:
         "warnings": (report["warnings"] + report.get("history_warnings", [])) if report else [],
         # Pieces the photo left uncertain and nobody settled by hand before confirming.
         "unchecked_doubts": [d["sentence"] for d in report.get("doubts", [])] if report else [],
+        # What the reader says of its reading of the final photo (a castle far from the card, no card...).
+        "reading_notes": list(report.get("notes", [])) if report else [],
         "notes": game["notes"],
         "confirmed_by_both": bool(game["confirmed1"] and game["confirmed2"]),
     }
