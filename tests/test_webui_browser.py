@@ -62,12 +62,13 @@ def server(tmp_path):
     proc.wait(timeout=10)
 
 
-def _new_game_with_photo(page, server):
+def _new_game_with_photo(page, server, photo: Path = PHOTO, shown: str = ".score-row"):
+    """A new game on the page, `photo` uploaded, waiting until the reading's `shown` selector appears."""
     page.goto(server)
     page.click("#new-game")
     page.wait_for_load_state("load")  # the game page's script is running, not only its HTML parsed
-    page.set_input_files("#photo-input", str(PHOTO))
-    page.wait_for_selector(".score-row", timeout=60_000)
+    page.set_input_files("#photo-input", str(photo))
+    page.wait_for_selector(shown, timeout=60_000)
 
 
 def _scores(page) -> dict[str, int]:
@@ -187,11 +188,7 @@ def test_catan_page_refuses_a_photo_without_a_board(browser, server, tmp_path):
 
 def test_a_doubt_is_listed_and_a_click_selects_its_piece_to_settle_it(browser, server):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(server)
-    page.click("#new-game")
-    page.wait_for_load_state("load")
-    page.set_input_files("#photo-input", str(NEARLY_STRAIGHT_DOWN))
-    page.wait_for_selector("li.doubt", timeout=60_000)
+    _new_game_with_photo(page, server, NEARLY_STRAIGHT_DOWN, "li.doubt")
     # Doubts that change a score come first: "Check: double red keep at (…) mm, may be single: if so, red 26 (not 30)"
     listed = page.locator("li.doubt").count()
     doubt = page.locator("li.doubt").first.inner_text()
@@ -214,11 +211,7 @@ def test_a_long_list_of_warnings_is_shortened_and_a_warning_shows_its_pieces(bro
     """A castle a metre from the card is misread in places and breaks dozens of rules: the page lists the
     first few and the rest on request; pointing at a warning between pieces lights those pieces up."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(server)
-    page.click("#new-game")
-    page.wait_for_load_state("load")
-    page.set_input_files("#photo-input", str(ROOT / "tests" / "data" / "far-castle.jpg"))
-    page.wait_for_selector(".score-row", timeout=60_000)
+    _new_game_with_photo(page, server, ROOT / "tests" / "data" / "far-castle.jpg")
     total = page.locator("#warnings li.warning").count()
     assert total > 12
     assert page.locator("#warnings li.warning:visible").count() == 8
@@ -238,11 +231,7 @@ def test_a_long_list_of_warnings_is_shortened_and_a_warning_shows_its_pieces(bro
 def test_an_early_castle_with_no_courtyard_yet_is_shown_as_such(browser, server):
     """Seven towers and no courtyard: the page says so (it used to stop rendering there)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(server)
-    page.click("#new-game")
-    page.wait_for_load_state("load")
-    page.set_input_files("#photo-input", str(ROOT / "tests" / "data" / "early-castle-grey-on-pale.jpg"))
-    page.wait_for_selector("td.muted", timeout=60_000)
+    _new_game_with_photo(page, server, ROOT / "tests" / "data" / "early-castle-grey-on-pale.jpg", "td.muted")
     assert page.locator("td.muted").inner_text() == "No courtyard enclosed yet."
     assert page.locator("circle.piece.tower").count() == 7
     assert page.locator("#warnings li").count() >= 1  # rendered past the courtyards (a note, or "None.")
