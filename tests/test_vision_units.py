@@ -609,3 +609,21 @@ def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
     assert _rules_broken(Report(Board(), (), tuple(stray + keeps))) == 3
     assert _rules_broken(Report(Board(), (), (warning("C1", "t1", "t2"), warning("C1", "t3", "t4")))) == 2
     assert _rules_broken(None) == 0
+
+
+def test_keeps_leaning_as_no_single_or_double_can_are_not_called_certain():
+    """Where every keep of a photo leans a whole gap less than a single can (a lens read wrong), its
+    lean no longer tells single from double surely: the keeps are listed to check, not called certain.
+    Keeps leaning as the model says keep their certainty."""
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keeps(shares):
+        colours = ["red", "blue", "green", "yellow"]
+        return [KeepReading(colours[i % 4], 100.0 * i, 0.0, False, False, None, share, 10.0)
+                for i, share in enumerate(shares)]
+
+    as_modelled = decide_doubles(keeps([0.05, -0.1, 0.1, 0.0, 1.05, -0.05, 0.1, 0.0]))
+    assert [k.double for k in as_modelled] == [False] * 4 + [True] + [False] * 3
+    assert all(k.double_certain for k in as_modelled)
+    biased = decide_doubles(keeps([-0.7, -0.9, -0.6, -0.8, -0.3, -1.0, -0.75, -0.65]))
+    assert not biased[4].double_certain  # the one leaning most: no surer a double than a single

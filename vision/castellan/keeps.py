@@ -45,6 +45,8 @@ ALONG_LESS_ACROSS_NOISE_MM = 3.4
 # A shadow's reach is misleading about one time in seven (measured on the samples: another piece's shadow
 # or a table's pattern where the light was misjudged); such a measure is then anywhere in about two shares.
 SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
+MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own noise
+GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 CERTAIN_ODDS = 20.0  # a single/double decision is reported certain from these odds on (95 %)
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 
@@ -190,6 +192,7 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
     for i, k in enumerate(keeps):
         by_colour.setdefault(k.color, []).append(i)
     decided = list(keeps)
+    spread = _lean_noise_scale(keeps)
     for members in by_colour.values():
         measured = [i for i in members if keeps[i].lean_share is not None or keeps[i].shadow_share is not None]
         if not measured:
@@ -197,7 +200,7 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
         no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
         log_prior_each = math.log((1 - no_double) / len(members))
         scores = {None: math.log(no_double)}
-        scores.update({i: log_prior_each + _double_evidence(keeps[i]) for i in measured})
+        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread) for i in measured})
         top = max(scores.values())
         weights = {h: math.exp(s - top) for h, s in scores.items()}
         # Unmeasured keeps of the colour could be the double too: their hypotheses keep their prior.
@@ -223,16 +226,34 @@ def _placed_as_double(keep: KeepReading) -> KeepReading:
     return replace(keep, x=keep.x - shift * keep.lean_direction[0], y=keep.y - shift * keep.lean_direction[1])
 
 
-def _double_evidence(keep: KeepReading) -> float:
-    """Log-likelihood ratio double : single of a keep's measured lean (Gaussian noise around each) and
-    of its shadow's reach (the same, allowing for a misleading measure now and then)."""
+def _lean_noise(keep: KeepReading) -> float:
+    """The noise of a keep's lean share (in shares of its single–double gap)."""
+    return math.hypot(LEAN_NOISE_MM, LEAN_NOISE_SHARE_OF_SPAN * keep.lean_span_mm) / keep.lean_span_mm
+
+
+def _lean_noise_scale(keeps: list[KeepReading]) -> float:
+    """How much noisier the leans of this photo's keeps are than the noise model says (at least 1): each
+    keep's lean share lies near 0 (single) or 1 (double), so its distance to the nearer, over its noise,
+    is a residual; their median square, over a Gaussian's (0.455), is the noise's variance scale. In some
+    photos every keep leans a whole gap less than a single can (a lens read wrong): their leans then
+    tell singles from doubles far less surely than the model would claim."""
+    residuals = [min(abs(k.lean_share), abs(k.lean_share - 1)) / _lean_noise(k)
+                 for k in keeps if k.lean_share is not None]
+    if len(residuals) < MIN_KEEPS_FOR_NOISE_SCALE:
+        return 1.0
+    return max(1.0, math.sqrt(float(np.median(np.square(residuals))) / GAUSSIAN_MEDIAN_SQUARE))
+
+
+def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
+    """Log-likelihood ratio double : single of a keep's measured lean (Gaussian noise around each, scaled
+    by the photo's `spread`) and of its shadow's reach (the same, allowing for a misleading measure now
+    and then)."""
     evidence = 0.0
     if keep.lean_share is not None:
-        noise_mm = math.hypot(LEAN_NOISE_MM, LEAN_NOISE_SHARE_OF_SPAN * keep.lean_span_mm)
-        noise = noise_mm / keep.lean_span_mm  # in shares of the single–double gap
+        noise = _lean_noise(keep) * spread
         evidence += (keep.lean_share - 0.5) / noise ** 2
     if keep.width_share is not None:  # a second measurement, its errors taken as independent
-        noise = ALONG_LESS_ACROSS_NOISE_MM / keep.width_span_mm
+        noise = ALONG_LESS_ACROSS_NOISE_MM / keep.width_span_mm * spread
         evidence += (keep.width_share - 0.5) / noise ** 2
     if keep.shadow_share is not None:
         evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise)
