@@ -1,13 +1,14 @@
 """Pieces of the table's own colour: what steps away from the table right around it.
 
-A green keep on green felt, a blue keep on a blue cloth: the table's colour model
-(`segmentation.TableModel`) takes the keep for table, since the table has that colour.
-The keep still differs from the felt right beside it — a little more saturated, a
-little lighter or yellower — by less than the felt varies across the photo (light
-fall-off, the cast of a window) but by more than it varies over a few centimetres.
-So each pixel is compared with the table's median around it, a few keeps wide,
-after smoothing over a few millimetres (a keep's top is a patch, the felt's grain
-is not), against the spread such steps have over the whole photo.
+A green keep on green felt: the table's colour model (`segmentation.TableModel`) takes
+the keep for table, since the table has that colour. The keep still differs from the
+felt right beside it — a little yellower or more saturated — by less than the felt varies
+across the photo (light fall-off, the cast of a window) but by more than it varies over a
+few centimetres. So each pixel's chromaticity is compared with the table's mean around
+it, a few keeps wide, after smoothing over a few millimetres (a keep's top is a patch,
+the felt's grain is not), against the spread such steps have over the whole photo.
+A keep differing from the table only in brightness (red on red) is not found this way:
+the table beside a lit wall is brighter too.
 """
 
 from __future__ import annotations
@@ -50,13 +51,8 @@ def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray
     level = max(MIN_STEP_SPREADS * _robust_spread(chroma_step[compared]), MIN_CHROMA_STEP)
     # Brightness alone is no evidence: the table beside a lit wall is brighter too (light bouncing off it).
     not_shade = steps.of(np.log2(total * (1.0 / 3.0))) > -MAX_DARKER_STOPS
-    # The pixels along a grey wall blend its grey into the table's colour: a step in chromaticity, which
-    # the smoothing spreads, and which along a wall's end or round a tower can make a keep-sized blob.
-    # Only pixels clear of any grey count.
-    rim = _odd(2 * (BLEND_MM + SMOOTHING_MM / 2) / mm_here)
-    near_grey = cv2.dilate(cv2.resize(grey.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST),
-                           np.ones((rim, rim), np.uint8)).astype(bool)
-    distinct = (compared & (chroma_step > level) & not_shade & ~near_grey).astype(np.uint8)
+    clear = _clear_of(grey, size, (BLEND_MM + SMOOTHING_MM / 2) / mm_here)
+    distinct = (compared & (chroma_step > level) & not_shade & clear).astype(np.uint8)
     if scale < 1.0:
         distinct = cv2.resize(distinct, (w, h), interpolation=cv2.INTER_NEAREST)
     return distinct.astype(bool)
@@ -74,6 +70,16 @@ class _Steps:
     def of(self, channel: np.ndarray) -> np.ndarray:
         step = (channel - _table_mean(channel, self.table, self.window)) * self.coloured
         return _smoothed(step, self.sigma) / np.maximum(self.weight, 1e-3)
+
+
+def _clear_of(grey: np.ndarray, size: tuple[int, int], reach_px: float) -> np.ndarray:
+    """Pixels (at `size`) farther than `reach_px` from any `grey` one. Along a grey wall a photo blends its
+    grey into the table's colour, a step in chromaticity the smoothing spreads, which along a wall's end
+    or round a tower can make a keep-sized blob."""
+    rim = _odd(2 * reach_px)
+    near = cv2.dilate(cv2.resize(grey.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST),
+                      np.ones((rim, rim), np.uint8))
+    return near == 0
 
 
 def _table_mean(channel: np.ndarray, weight: np.ndarray, window: int) -> np.ndarray:
