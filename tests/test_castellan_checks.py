@@ -34,3 +34,19 @@ def test_warnings_between_pieces_name_them():
     walls = (Wall("w1", "short", ("t1", "t2")), Wall("w2", "short", ("t3", None), end=(32.0, 0.0)))
     named = {w.rule: set(w.pieces) for w in check_board(Board(towers, walls), DIMS) if w.pieces}
     assert named == {"C2": {"w1", "w2"}, "C1": {"t2", "t4"}}
+
+
+def test_a_nearly_level_courtyard_edge_is_tested_quietly_and_right():
+    """A polygon edge level but for next to nothing (a board turned by a hair) gives an even-odd test
+    without overflow warnings, and the right answer."""
+    import warnings
+
+    import numpy as np
+
+    from tablesight.scoring.castellan.geometry import points_in_polygon
+
+    polygon = np.array([[0.0, 0.0], [100.0, 1e-320], [100.0, 100.0], [0.0, 100.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        inside = points_in_polygon(np.array([[50.0, 50.0], [150.0, 50.0], [50.0, -1.0]]), polygon)
+    assert inside.tolist() == [True, False, False]

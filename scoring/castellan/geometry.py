@@ -63,7 +63,9 @@ def points_in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     x0, y0 = polygon[:, 0], polygon[:, 1]
     x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
     straddles = (y0 > py) != (y1 > py)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # Only the crossings of edges that straddle a point's line are used; the others (a level edge: a
+    # division by zero, or by next to nothing, overflowing) are computed and thrown away.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         x_cross = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
     crossings = straddles & (px < x_cross)
     return (np.count_nonzero(crossings, axis=1) % 2) == 1
