@@ -281,9 +281,8 @@ def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like:
     masks = {}
     for colour in KEEP_HUES:
         in_range = in_keep_hue(feats.hue, colour)
-        lit_here = lit & in_range & unlike_table
-        if distinct and colour in distinct:
-            lit_here |= lit & in_range & distinct[colour]
+        unlike = unlike_table | distinct[colour] if distinct and colour in distinct else unlike_table
+        lit_here = lit & in_range & unlike
         masks[colour] = _joined((shaded & in_range) | lit_here, lit_here, min_lit_pixels)
     return masks
 

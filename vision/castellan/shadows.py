@@ -57,9 +57,13 @@ def table_brightness(view: TableView, region: Region, occupied: np.ndarray) -> t
     photo and clear of `occupied` (plastic seen on the table plane) by OCCUPIED_MARGIN_MM."""
     flat = view.rectify(0.0, region)
     log_table = np.log2(np.maximum(flat.mean(axis=2), 1 / 64)).astype(np.float32)
-    size = 2 * max(1, int(round(OCCUPIED_MARGIN_MM * region.px_per_mm))) + 1
-    near_plastic = cv2.dilate(occupied.astype(np.uint8), np.ones((size, size), np.uint8)) > 0
-    return log_table, view.visible(0.0, region) & ~near_plastic
+    return log_table, view.visible(0.0, region) & ~_widened(occupied, OCCUPIED_MARGIN_MM, region)
+
+
+def _widened(mask: np.ndarray, margin_mm: float, region: Region) -> np.ndarray:
+    """A mask over `region` (bool) grown by `margin_mm` all round."""
+    size = 2 * max(1, int(round(margin_mm * region.px_per_mm))) + 1
+    return cv2.dilate(mask.astype(np.uint8), np.ones((size, size), np.uint8)) > 0
 
 
 def find_shadows(log_table: np.ndarray, free: np.ndarray, region: Region, towers: list[TowerReading],
@@ -179,8 +183,7 @@ def grey_shadows(shadows: CastShadows, towers: list[TowerReading], walls: list[W
         n = np.array([-(b - a)[1], (b - a)[0]]) / max(float(np.linalg.norm(b - a)), 1e-9)
         half = dims.wall_thickness / 2
         sweep(np.array([a + half * n, a - half * n, b - half * n, b + half * n]), profile.wall_height)
-    size = 2 * int(round(SHADOW_MARGIN_MM * region.px_per_mm)) + 1
-    return cv2.dilate(mask, np.ones((size, size), np.uint8)) > 0
+    return _widened(mask, SHADOW_MARGIN_MM, region)
 
 
 def _in_keep_shadows(points: np.ndarray, keeps: list[np.ndarray], v: np.ndarray, profile: PieceProfile) -> np.ndarray:
