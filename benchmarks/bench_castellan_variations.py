@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
             truth_doc = json.loads(truth_path(path).read_text())
             photo = read_photo(path)
             reading = reader.read(vary(photo.image), photo.focal_35mm)
-            placed = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
+            placed = reading.board if reading.card is not None and reading.card.seen else None
             per_photo.append(compare(board_from_dict(truth_doc["board"]), placed)[0])
             got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
             exact += got == truth_doc["report"]["scores"]

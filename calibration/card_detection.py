@@ -43,6 +43,7 @@ class CardDetection:
     reprojection_px: float  # median over the corners
     white_bgr: np.ndarray
     black_bgr: np.ndarray
+    seen: bool = True  # False for a stand-in where no card was found (its pose guessed or fitted to the castle)
 
     @property
     def corner_count(self) -> int:
@@ -396,4 +397,5 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
     sample = colour[:: max(1, h // 300), :: max(1, w // 300)].astype(np.float64)
     # No paper to balance the colours on: keep them as the camera did, stretched to its tonal range.
     white, black = np.full(3, np.percentile(sample, 99.5)), np.full(3, np.percentile(sample, 0.5))
-    return CardDetection(np.arange(len(grid)), pixels, grid, homography, pose, "assumed", 0.0, white, black)
+    return CardDetection(np.arange(len(grid)), pixels, grid, homography, pose, "assumed", 0.0, white, black,
+                         seen=False)

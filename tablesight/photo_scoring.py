@@ -46,7 +46,8 @@ class PhotoResult:
         doc["reading"] = {
             "notes": self.reading.notes,
             "card": None if card is None else {
-                "corners": card.corner_count, "reprojection_px": round(card.reprojection_px, 3),
+                "found": card.seen, "corners": card.corner_count if card.seen else 0,
+                "reprojection_px": round(card.reprojection_px, 3),
                 "focal_px": round(card.pose.lens.focal, 1), "focal_from": card.focal_source,
                 "tilt_deg": round(card.pose.tilt_deg, 1)},
             "ms": {k: round(v, 1) for k, v in self.reading.timings_ms.items()},

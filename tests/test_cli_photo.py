@@ -105,13 +105,25 @@ def test_bad_camera_profile_exits_3(tmp_path, capsys, content, fragment):
 
 
 def test_photo_without_card_whose_castle_makes_no_sense_exits_4(tmp_path, capsys):
-    photo = PHOTOS / "photo-019.jpg"  # the castle is in view at 16° tilt, the card is not
+    photo = _card_painted_out(PHOTOS / "photo-004.jpg", tmp_path / "no-card.png")  # 30° tilt, striped cloth
     out = tmp_path / "overlay.png"
     assert main(["score", str(photo), "--json", "--annotate", str(out)]) == 4
     captured = capsys.readouterr()
     _one_sentence(captured)
     assert "reference card is not in the photo" in captured.err and "beside the castle" in captured.err
     assert not out.exists()  # nothing partial
+
+
+def test_tilted_photo_without_card_is_read_through_the_tilt_of_its_castle(capsys):
+    photo = PHOTOS / "photo-019.jpg"  # the castle is in view at 16° tilt, the card is not
+    assert main(["score", str(photo), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["reading"]["card"]["found"] is False
+    assert report["reading"]["card"]["focal_from"] == "castle"
+    assert 11 <= report["reading"]["card"]["tilt_deg"] <= 21
+    assert "no reference card" in report["reading"]["notes"][0]
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert report["scores"] == truth["report"]["scores"]
 
 
 def _card_painted_out(photo: Path, out: Path) -> Path:
@@ -137,6 +149,7 @@ def test_photo_without_card_taken_nearly_straight_down_is_read_from_the_castle(t
     report = json.loads(capsys.readouterr().out)
     assert "no reference card" in report["reading"]["notes"][0]
     assert report["reading"]["card"]["focal_from"] == "assumed"
+    assert report["reading"]["card"]["found"] is False
     truth = json.loads(sample.with_suffix("").with_suffix(".truth.json").read_text())
     assert abs(report["pieces"]["towers"] - len(truth["board"]["towers"])) <= 2
 

@@ -100,7 +100,7 @@ class TableModel:
         """Learn from a band of table around the card. Pieces or clutter may lie in part of the
         band, so a colour counts as table only where it appears all around the card.
         `ink_level`: as for `colour_features` (the features the model will be asked about)."""
-        if view.card.focal_source == "assumed":
+        if not view.card.seen:
             return cls.learn_from_border(view, ink_level)
         outline = card_outline_mm()
         lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110

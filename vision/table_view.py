@@ -125,8 +125,8 @@ class TableView:
                           + [[x, y] for y in np.linspace(0, h - 1, 7) for x in (0, w - 1)], dtype=np.float64)
         inverse = np.linalg.inv(self.plane_homography(0.0))
         pts = cv2.perspectiveTransform(border.reshape(-1, 1, 2), inverse).reshape(-1, 2)
-        # Around the card, or around the middle of the photo when the card is only assumed.
-        if self.card.focal_source == "assumed":
+        # Around the card, or around the middle of the photo when there is none.
+        if not self.card.seen:
             centre = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], dtype=np.float64), inverse).reshape(2)
         else:
             centre = np.array([126.0, 90.0])

@@ -25,7 +25,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         return out
     pose = reading.card.pose
     scale = max(1, round(max(image.shape[:2]) / 1000))
-    if reading.card.focal_source != "assumed":
+    if reading.card.seen:
         _draw_card(out, pose, scale)
     if report is not None:
         _tint_courtyards(out, report, pose, profile, scale)

@@ -112,7 +112,7 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     reading = reader.read(photo.image, photo.focal_35mm)
     result = PhotoScore(path.name, truth_doc["scene"], timings_ms=reading.timings_ms)
     # Without the card, positions are in a frame of the reader's own: nothing can be matched by place.
-    positioned = reading.board if reading.card is not None and reading.card.focal_source != "assumed" else None
+    positioned = reading.board if reading.card is not None and reading.card.seen else None
     result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, positioned)
     result.aligned_counts = compare(truth, aligned(truth, positioned) if positioned else None)[0]
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())

@@ -104,9 +104,7 @@ class _CastleFit:
     def initial(self) -> np.ndarray:
         pose = self.card.pose
         lens = pose.lens
-        vectors = self._wall_vectors(pose)
-        angles = np.arctan2(vectors[:, 1], vectors[:, 0])
-        axis = math.atan2(np.sin(4 * angles).sum(), np.cos(4 * angles).sum()) / 4
+        axis = axis_angle(self._wall_vectors(pose))
         return np.concatenate([[0.0, float(lens.distortion[0])], pose.rvec.ravel(), pose.tvec.ravel(), [axis]])
 
     def scales(self) -> np.ndarray:
@@ -132,14 +130,7 @@ class _CastleFit:
         return mapped[self.ends] - mapped[self.starts]
 
     def _wall_misfit(self, params: np.ndarray) -> np.ndarray:
-        """Each wall's (along-axis length error, across-axis offset) in mm."""
-        vectors = self._wall_vectors(self.pose(params))
-        c, s = math.cos(params[8]), math.sin(params[8])
-        u = np.column_stack([c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]])
-        along_x = np.abs(u[:, 0]) >= np.abs(u[:, 1])
-        major = np.where(along_x, np.abs(u[:, 0]), np.abs(u[:, 1]))
-        minor = np.where(along_x, u[:, 1], u[:, 0])
-        return np.column_stack([major - self.expected, minor])
+        return wall_misfit(self._wall_vectors(self.pose(params)), params[8], self.expected)
 
     def castle_error(self, params: np.ndarray) -> float:
         return float(np.median(np.linalg.norm(self._wall_misfit(params), axis=1)))
@@ -152,6 +143,23 @@ class _CastleFit:
         residuals = np.concatenate([card, walls, [params[0] / FOCAL_PRIOR]])
         # A trial lens may send a tower's ray to the horizon: a huge misfit, not a failure.
         return np.nan_to_num(residuals, nan=MISFIT_CAP, posinf=MISFIT_CAP, neginf=-MISFIT_CAP)
+
+
+def axis_angle(vectors: np.ndarray) -> float:
+    """The castle's axis (radians, modulo 90°) that wall vectors (n, 2) mm run along, on average."""
+    angles = np.arctan2(vectors[:, 1], vectors[:, 0])
+    return math.atan2(np.sin(4 * angles).sum(), np.cos(4 * angles).sum()) / 4
+
+
+def wall_misfit(vectors: np.ndarray, axis: float, expected: np.ndarray) -> np.ndarray:
+    """Each wall's (along-axis length error, across-axis offset) in mm, for walls from tower to tower
+    (`vectors`, mm) that should run along the axes at angle `axis` (radians), `expected` mm long."""
+    c, s = math.cos(axis), math.sin(axis)
+    u = np.column_stack([c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]])
+    along_x = np.abs(u[:, 0]) >= np.abs(u[:, 1])
+    major = np.where(along_x, np.abs(u[:, 0]), np.abs(u[:, 1]))
+    minor = np.where(along_x, u[:, 1], u[:, 0])
+    return np.column_stack([major - expected, minor])
 
 
 def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:

@@ -27,6 +27,7 @@ from tablesight.vision.castellan.carving import (
     classify_pixels,
     undistorted_classes,
 )
+from tablesight.vision.castellan.castle_pose import castle_pose
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -64,6 +65,10 @@ MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of i
 # Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
 # misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
 MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
+# Without the card: the scales tried, as factors of the one how wide the walls look suggests, and the most
+# times the camera's tilt is fitted to the castle and the photo read through it.
+NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
+NO_CARD_TILT_ROUNDS = 3
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -374,39 +379,79 @@ class CastellanReader:
 
     def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
                            timings: dict[str, float]) -> PhotoReading:
-        """No card in the photo: read it as taken from straight above, the scale from the castle itself
-        (first from how wide the walls look, then from the wall spans), and say so."""
+        """No card in the photo: read it as taken from straight above at the scale (tried over a range
+        around how wide the walls look) that makes most sense of the castle, then through the tilt the
+        castle's own walls suggest (`castle_pose`), and say so."""
         missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
         scale = _scale_from_wall_width(image, self.profile, focal_35mm)
-        if scale is None:
+        found = None if scale is None else self._straight_above(image, focal_35mm, scale, timings)
+        if found is None:
             return missing
-        # Each reading corrects the scale from its wall spans; the most coherent one (most walls
-        # joining two towers at the expected span) is kept, and only it is looked at other ways.
-        readings = []
-        for attempt in range(3):
-            self._say(f"no reference card: reading the castle as seen from straight above ({attempt + 1}/3)")
-            small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0, timings)
-            ratio = _span_ratio(reading, self.profile)
-            if ratio is None:
-                break
-            readings.append((reading, small))
-            scale /= ratio
-        if not readings:
-            return missing
-        first, small = max(readings, key=lambda r: sum(w.end is not None for w in r[0].walls))
+        small, first = self._tilted(*found, focal_35mm, timings)
         reading = self._looked_again(small, focal_35mm, first, timings)
         if reading.board is None or len(reading.board.towers) < 2:
             return missing
         if _misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
                 reading.towers):
-            # A castle seen but not made sense of (tilted, or its scale misjudged): its pieces would be
+            # A castle seen but not made sense of (its tilt or scale misjudged): its pieces would be
             # guesses, so none are reported.
             missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
                                 "read reliably: lay the card flat beside the castle and take the photo again")
             return missing
-        reading.notes.insert(0, "no reference card in the photo: read as if taken from straight above, the scale "
-                                "from the castle's walls; lay the card beside the castle for a reliable reading")
+        if reading.card.focal_source == "castle":
+            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) and the scale taken from the castle's "
+                   f"walls")
+        else:
+            how = "read as if taken from straight above, the scale from the castle's walls"
+        reading.notes.insert(0, f"no reference card in the photo: {how}; lay the card beside the castle for a "
+                                f"reliable reading")
         return reading
+
+    def _straight_above(self, image: np.ndarray, focal_35mm: float | None, scale: float,
+                        timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading] | None:
+        """The photo (at its working resolution) and its reading as if taken from straight above, at the
+        scale that makes most sense of the castle (`_coherence`): how wide the walls look only roughly
+        gives it (a tilted view shows their sides), so a range around it is tried, then the best
+        corrected by its walls' spans."""
+        best, best_score = None, -math.inf
+        for n, factor in enumerate(NO_CARD_SCALES):
+            self._say(f"no reference card: trying the castle's scale ({n + 1}/{len(NO_CARD_SCALES)})")
+            small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale * factor, focal_35mm), 0,
+                                              timings)
+            if self._coherence(reading) > best_score:
+                best, best_score, best_scale = (small, reading), self._coherence(reading), scale * factor
+        for _ in range(2):
+            ratio = _span_ratio(best[1], self.profile) if best else None
+            if ratio is None:
+                break
+            best_scale /= ratio
+            small, reading = self._first_look(image, focal_35mm, virtual_card(image, best_scale, focal_35mm), 0,
+                                              timings)
+            if self._coherence(reading) <= best_score:
+                break
+            best, best_score = (small, reading), self._coherence(reading)
+        return best if best and best[1].towers else None
+
+    def _tilted(self, image: np.ndarray, reading: PhotoReading, focal_35mm: float | None,
+                timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
+        """A reading without the card seen again through the tilt its castle's walls suggest (each tilt
+        fitted to the reading before), while that makes more sense of the castle."""
+        for n in range(NO_CARD_TILT_ROUNDS):
+            stand_in = castle_pose(reading.card, reading.towers, reading.walls, self.profile)
+            if stand_in is None:
+                break
+            self._say(f"no reference card: reading the castle through the tilt its walls suggest ({n + 1})")
+            small, tilted = self._first_look(image, focal_35mm, stand_in, 0, timings)
+            if self._coherence(tilted) <= self._coherence(reading):
+                break
+            image, reading = small, tilted
+        return image, reading
+
+    def _coherence(self, reading: PhotoReading) -> float:
+        """How much sense a reading without the card makes of a castle: walls joining two towers, less
+        twice the misread pieces its broken rules take (a wrong scale or tilt reads many walls, wrongly)."""
+        joined = sum(w.end is not None for w in reading.walls)
+        return joined - 2 * _misfits(reading, self._report(reading)) if reading.board is not None else -math.inf
 
     def _walls_the_rules_need(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
                               reading: PhotoReading) -> None:
@@ -566,7 +611,7 @@ def _far_from_card(reading: PhotoReading) -> list[str]:
     """A note when the castle lies far from the card and the camera is not calibrated: the card's pose is
     extrapolated there, and a castle a metre away is read far less surely (four fresh seeds: 4 of the 18
     photos whose towers lie over FAR_FROM_CARD_MM away scored exactly, 44 of the 69 under 0.7 m)."""
-    if reading.card is None or reading.card.focal_source == "assumed" or not reading.towers:
+    if reading.card is None or not reading.card.seen or not reading.towers:
         return []
     card_centre = card_outline_mm().mean(axis=0)
     distance = float(np.median([np.hypot(t.x - card_centre[0], t.y - card_centre[1]) for t in reading.towers]))

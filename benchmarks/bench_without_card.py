@@ -1,0 +1,79 @@
+"""Photos without the card: the samples with their card painted over in the table's colour, read as
+`score` reads them. Prints per photo its tilt, what was read (or that nothing was reported) and whether
+the scores are right, then how many were read right, read wrong, and not reported.
+
+Run: python benchmarks/bench_without_card.py [samples/castellan/photos] [--count N] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from tablesight.calibration.card import card_outline_mm  # noqa: E402
+from tablesight.calibration.card_detection import find_card  # noqa: E402
+from tablesight.scoring.castellan.report import score_board  # noqa: E402
+from tablesight.synthetic.dataset import truth_path  # noqa: E402
+from tablesight.vision.castellan.reader import CastellanReader  # noqa: E402
+
+
+def card_painted_out(image: np.ndarray) -> np.ndarray | None:
+    """The photo with its card (and a margin) covered in the median colour of the table around it, or
+    None where no card is found."""
+    card = find_card(image)
+    if card is None:
+        return None
+    outline = card.pose.project(card_outline_mm())
+    centre = outline.mean(axis=0)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [((outline - centre) * 1.3 + centre).astype(np.int32)], 255)
+    ring = cv2.dilate(mask, np.ones((41, 41), np.uint8)) & ~mask
+    out = image.copy()
+    out[mask > 0] = np.median(image[ring > 0], axis=0)
+    return out
+
+
+def read_one(path: Path) -> tuple[str, float, str]:
+    truth = json.loads(truth_path(path).read_text())
+    image = card_painted_out(cv2.imread(str(path)))
+    if image is None:
+        return path.name, truth["scene"]["tilt_deg"], "card not found in the original"
+    reading = CastellanReader().read(image)
+    if reading.board is None or reading.card is None:
+        return path.name, truth["scene"]["tilt_deg"], "not reported"
+    scores = score_board(reading.board, boxes=truth.get("boxes")).to_dict()["scores"]
+    verdict = "right" if scores == truth["report"]["scores"] else "WRONG"
+    towers = f"{len(reading.board.towers)}/{len(truth['board']['towers'])} towers"
+    return path.name, truth["scene"]["tilt_deg"], f"read {verdict} ({towers})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default="samples/castellan/photos", type=Path)
+    parser.add_argument("--count", type=int, default=22)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    paths = sorted(args.folder.glob("*.jpg"))[: args.count]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(read_one, paths))
+    tally: dict[str, int] = {}
+    for name, tilt, outcome in results:
+        print(f"{name}  tilt {tilt:4.1f}  {outcome}")
+        key = outcome.split(" (")[0]
+        tally[key] = tally.get(key, 0) + 1
+    print(", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
