@@ -627,3 +627,21 @@ def test_keeps_leaning_as_no_single_or_double_can_are_not_called_certain():
     assert all(k.double_certain for k in as_modelled)
     biased = decide_doubles(keeps([-0.7, -0.9, -0.6, -0.8, -0.3, -1.0, -0.75, -0.65]))
     assert not biased[4].double_certain  # the one leaning most: no surer a double than a single
+
+
+def test_a_piece_smaller_than_a_keep_outside_every_courtyard_is_left_out_but_not_a_keep_or_a_claim():
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0)]
+    towers = [TowerReading(x, y, 12.0) for x, y in corners]
+    walls = [WallReading("short", i, (i + 1) % 4, None, 1.0) for i in range(4)]
+    claim = KeepReading("red", 32.0, 32.0, False, True, 32.0, area_share=0.5)  # partly hidden: still a claim
+    die = KeepReading("yellow", 120.0, 30.0, False, True, 32.0, area_share=0.5)
+    reserve = KeepReading("blue", 130.0, -40.0, False, True, 32.0, area_share=1.2)  # keep-sized: warned of
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, die, reserve])
+    CastellanReader()._leave_out_small_keeps_outside(reading)
+    assert reading.keeps == [claim, reserve]
+    assert reading.stranded == 1 and "smaller than a keep" in reading.notes[-1]

@@ -68,6 +68,7 @@ class KeepReading:
     # shaded (1), and that measure's noise (`shadows.double_shadow_share`); None without usable shadows.
     shadow_share: float | None = None
     shadow_noise: float = 0.0
+    area_share: float = 1.0  # the area carved on the keep's body planes, in keep sides² (a keep seen whole: ~1.3)
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         solid = np.logical_and.reduce([plane == index for plane in planes.body]).astype(np.uint8)
         solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        centres = []
+        centres, areas = [], []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
             area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + 0.5)
@@ -112,13 +113,14 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
                 continue
             if square_enough(labels[y:y + h, x:x + w] == i):
                 centres.append(centre)
+                areas.append(float(area / (side * region.px_per_mm) ** 2))
         if not centres:
             continue
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
         _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
-        for n, centre in enumerate(centres):
+        for n, (centre, area) in enumerate(zip(centres, areas, strict=True)):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(_with_height(colour, centre, blobs, region, view, profile, others))
+            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others), area_share=area))
     return found
 
 

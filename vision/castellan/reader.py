@@ -69,6 +69,8 @@ MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
 # times the camera's tilt is fitted to the castle and the photo read through it.
 NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
 NO_CARD_TILT_ROUNDS = 3
+# Dice are 12-18 mm, a keep 22 mm: a keep seen whole carves over 0.75 of its side² (19 in 20 of 1,000 keeps)
+SMALL_KEEP_AREA_SHARE = 0.7
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -274,8 +276,24 @@ class CastellanReader:
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
+            self._leave_out_small_keeps_outside(reading)
             reading.board = self._board(reading)
         return reading
+
+    def _leave_out_small_keeps_outside(self, reading: PhotoReading) -> None:
+        """Keep-coloured pieces smaller than a keep (SMALL_KEEP_AREA_SHARE) standing outside every courtyard
+        are left out, and the notes say so: a keep stands in the courtyard it claims, and a die by the
+        castle carves much like a keep seen from above but is smaller."""
+        report = score_board(self._board(reading), self.profile.dimensions)
+        claiming = {(k.x, k.y) for yard in report.courtyards for k in yard.keeps}
+        small_outside = [k for k in reading.keeps
+                         if (round(k.x, 1), round(k.y, 1)) not in claiming and k.area_share < SMALL_KEEP_AREA_SHARE]
+        if not small_outside:
+            return
+        reading.keeps = [k for k in reading.keeps if k not in small_outside]
+        reading.stranded += len(small_outside)
+        reading.notes.append(f"left out {len(small_outside)} keep-coloured piece(s) smaller than a keep standing "
+                             f"outside every courtyard (a die or clutter, not a claim)")
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
                           reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:
