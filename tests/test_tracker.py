@@ -70,3 +70,12 @@ def test_skin_is_hands_only_where_the_picture_changed():
     with_arm = table.copy()
     cv2.line(with_arm, (0, 80), (90, 30), (110, 145, 200), 12)
     assert has_hands(with_arm, table)
+
+
+def test_a_stand_in_for_a_card_not_found_is_never_reused_for_the_next_frame():
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.vision.castellan.tracker import _card_if_still_valid
+
+    # Noise from black to white: a card's corners (mid-grey between its white and black) would pass.
+    frame = np.random.default_rng(1).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    assert _card_if_still_valid(virtual_card(frame, 1.0), frame) is None

@@ -108,8 +108,9 @@ def _summary(report: Report) -> tuple:
 
 
 def _card_if_still_valid(card, frame: np.ndarray):
-    """Reuse the card found before when it still sits where it was (the camera has not moved)."""
-    if card is None:
+    """Reuse the card found before when it still sits where it was (the camera has not moved); never a
+    stand-in for a card not found (the card may have been laid down since)."""
+    if card is None or not card.seen:
         return None
     pts = np.round(card.image_points).astype(int)
     h, w = frame.shape[:2]
