@@ -1,5 +1,7 @@
 """The castle as a ruler for the lens (joint fit with the card) and the box as evidence for split walls."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -72,6 +74,29 @@ def test_the_castle_corrects_the_lens_and_the_tilt_the_card_alone_got_wrong():
             errors.append(float(np.median(np.linalg.norm(card.image_to_table(bases) - towers, axis=1))))
     assert np.median(before) > 10.0  # mm: the castle is far from the card
     assert max(after) < 1.0
+
+
+def test_with_a_calibrated_lens_the_castle_corrects_only_the_pose_far_from_a_noisy_card():
+    """The true lens known (as with `--camera`), the card's corners found to 1 px: the pose from the card
+    alone misplaces the far castle; fitted with its walls, the tower bases land closer, and the lens
+    (focal length and every distortion term) is kept exactly."""
+    towers, walls = _castle()
+    half = NOMINAL_PROFILE.tower_height * 0.5
+    bases = TRUE_POSE.project(towers)
+    lens = Lens(TRUE_LENS.matrix, np.array([-0.18, 0.05, 0.0, 0.0, 0.0]), SIZE)
+    rng = np.random.default_rng(7)
+    before, after = [], []
+    for _ in range(5):
+        card = replace(_card_seen_through(lens, 1.0, rng), focal_source="profile")
+        seen = TRUE_POSE.project(towers, half) + rng.normal(0, 1.0, (len(towers), 2))
+        readings = [TowerReading(*p, DIMS.tower_radius) for p in card.pose.table_point(seen, half)]
+        refined = refine_card_lens(card, readings, walls, NOMINAL_PROFILE, lens_known=True)
+        assert refined is not None and refined.focal_source == "profile"
+        assert refined.pose.lens.focal == lens.focal
+        assert np.array_equal(refined.pose.lens.distortion, lens.distortion)
+        for c, errors in ((card, before), (refined, after)):
+            errors.append(float(np.median(np.linalg.norm(c.image_to_table(bases) - towers, axis=1))))
+    assert np.median(after) < np.median(before)
 
 
 def test_a_lens_fit_ending_against_k1s_bound_is_fitted_again_without_distortion():

@@ -38,13 +38,15 @@ NO_DISTORTION = 1e-6  # k1's bounds when it is held at zero (least squares needs
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
-                     profile: PieceProfile) -> CardDetection | None:
+                     profile: PieceProfile, lens_known: bool = False) -> CardDetection | None:
     """A card detection whose lens and pose make the castle a castle, or None if not better.
 
     Focal length, k1 and the pose are fitted together (least squares, robust to a misread wall) to the
     card's corners and to the castle's walls: each wall joining two towers must lie along one of the
     castle's two axes and be one span long. Directions pin the view's tilt far from the card, which
-    the card's corners alone leave loose; the lengths pin the scale there."""
+    the card's corners alone leave loose; the lengths pin the scale there. `lens_known` (a calibrated
+    camera): the lens is kept as it is and only the pose is fitted — a small card's pose is as loose
+    far from it whatever the lens."""
     spans = [(w.start, w.end, profile.dimensions.centre_spacing(w.kind)) for w in walls if w.end is not None]
     if len(spans) < MIN_SPANS or len(card.table_points) < 6:
         return None
@@ -56,8 +58,11 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     before = fit.castle_error(start)
     if not np.isfinite(before):
         return None
-    solved = _solved(fit, start, PLAUSIBLE_K1)
-    if solved is not None and _against_bound(solved[1], PLAUSIBLE_K1):
+    if lens_known:
+        solved = _solved(fit, start, (start[1] - NO_DISTORTION, start[1] + NO_DISTORTION), fixed_focal=True)
+    else:
+        solved = _solved(fit, start, PLAUSIBLE_K1)
+    if not lens_known and solved is not None and _against_bound(solved[1], PLAUSIBLE_K1):
         # The walls pulled k1 as far as a camera's can go: the towers were read too poorly (a blurred or
         # heavily compressed photo) to tell k1 from the focal length and the tilt, and such a lens
         # shifts the whole castle. Fit the focal length and the pose alone, the lens taken as free of
@@ -67,17 +72,24 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     if solved is None:
         return None
     pose = fit.pose(solved)
+    if lens_known:  # held within a hair of the calibration by the bounds: kept exactly
+        pose = CameraPose(card.pose.lens, pose.rvec, pose.tvec)
     card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
     if card_error > card_limit or fit.castle_error(solved) > MIN_GAIN * before:
         return None
-    return replace(card, pose=pose, homography=_homography(pose, card), focal_source="castle")
+    return replace(card, pose=pose, homography=_homography(pose, card),
+                   focal_source=card.focal_source if lens_known else "castle")
 
 
-def _solved(fit: _CastleFit, start: np.ndarray, k1_bounds: tuple[float, float]) -> np.ndarray | None:
-    """The fitted parameters with k1 kept within `k1_bounds`, or None if the fit failed."""
+def _solved(fit: _CastleFit, start: np.ndarray, k1_bounds: tuple[float, float],
+            fixed_focal: bool = False) -> np.ndarray | None:
+    """The fitted parameters with k1 kept within `k1_bounds` (and the focal length the card's if
+    `fixed_focal`), or None if the fit failed."""
     low, high = fit.bounds()
     low[1], high[1] = k1_bounds
+    if fixed_focal:
+        low[0], high[0] = -NO_DISTORTION, NO_DISTORTION
     try:
         solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, x_scale=fit.scales(),
                                bounds=(low, high), max_nfev=MAX_EVALUATIONS)
@@ -122,7 +134,9 @@ class _CastleFit:
         start = self.card.pose.lens
         matrix = start.matrix.copy()
         matrix[0, 0] = matrix[1, 1] = start.focal * math.exp(params[0])
-        lens = Lens(matrix, np.array([params[1], 0.0, 0.0, 0.0, 0.0]), start.image_size)
+        distortion = np.array(start.distortion, np.float64).ravel().copy()
+        distortion[0] = params[1]  # a calibrated lens's other terms are kept (the card's are zero)
+        lens = Lens(matrix, distortion, start.image_size)
         return CameraPose(lens, np.asarray(params[2:5], np.float64), np.asarray(params[5:8], np.float64))
 
     def _wall_vectors(self, pose: CameraPose) -> np.ndarray:

@@ -252,9 +252,10 @@ class CastellanReader:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
         planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
-        if self.lens is None and refinements > 0:
+        if refinements > 0:
             with _timed(timings, "lens"):
-                refined = refine_card_lens(card, reading.towers, reading.walls, self.profile)
+                refined = refine_card_lens(card, reading.towers, reading.walls, self.profile,
+                                           lens_known=self.lens is not None)
             if refined is not None:
                 self._say("reading the pieces again through the lens the castle's walls suggest")
                 # Read again through the corrected lens (the first reading only measured it). A focal length
