@@ -645,3 +645,23 @@ def test_a_piece_smaller_than_a_keep_outside_every_courtyard_is_left_out_but_not
     CastellanReader()._leave_out_small_keeps_outside(reading)
     assert reading.keeps == [claim, reserve]
     assert reading.stranded == 1 and "smaller than a keep" in reading.notes[-1]
+
+
+def test_two_keeps_of_one_colour_carved_as_one_blob_are_split_but_a_sliver_or_a_floor_is_not():
+    from tablesight.vision.castellan.keeps import _joined_keeps
+
+    side = 22.0  # px: a keep's side at 1 px/mm
+    joined = np.zeros((80, 80), bool)
+    joined[5:33, 5:33] = True  # a double keep's colour, its top leaning towards ...
+    joined[40:62, 40:62] = True  # ... the keep in the next courtyard
+    joined[30:42, 30:42] = True  # the lean reaching over the wall between them, narrower than a keep
+    parts = _joined_keeps(joined, side, 0.3 * side * side)
+    assert len(parts) == 2
+    centres = sorted(tuple(np.round(c)) for c, _ in parts)
+    assert centres[0][0] < 30 < centres[1][0]
+    sliver = np.zeros((40, 120), bool)
+    sliver[15:25, 10:110] = True  # a wall's shadow on a table of a keep's colour
+    assert _joined_keeps(sliver, side, 0.3 * side * side) == []
+    floor = np.zeros((90, 90), bool)
+    floor[10:80, 10:80] = True  # a courtyard floor of a keep's colour
+    assert _joined_keeps(floor, side, 0.3 * side * side) == []

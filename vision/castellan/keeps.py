@@ -33,6 +33,9 @@ DOUBLED_CLAIM_SHARE = 1 / 3
 MAX_KEEP_AREA_SIDES = 5.0
 KEEP_PLANE_SHARES = (0.3, 0.6, 0.9)  # the planes a keep is carved from, in shares of its body's height
 MAX_KEEP_ASPECT = 2.5
+# Keeps of one colour in neighbouring courtyards can carve as one blob: up to this many are split apart
+# by eroding the blob by this share of a keep's side (a wall between them is thinner than half a side).
+JOINED_KEEPS, JOINED_KEEPS_EROSION = 3, 0.25
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 # The same blob's length along the lean less its width across it, both in full: a turned keep and
 # colour edges lost or gained all round (blur, shade) change both alike, so this measures the lean
@@ -109,11 +112,19 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
             area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + 0.5)
-            if not min_area <= area <= max_area or area > _largest_carve(view, centre, profile) * region.px_per_mm ** 2:
+            if not min_area <= area <= JOINED_KEEPS * max_area:
                 continue
-            if square_enough(labels[y:y + h, x:x + w] == i):
+            blob = labels[y:y + h, x:x + w] == i
+            if area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2 \
+                    and square_enough(blob):
                 centres.append(centre)
                 areas.append(float(area / (side * region.px_per_mm) ** 2))
+                continue
+            for part, part_area in _joined_keeps(blob, side * region.px_per_mm, min_area):
+                part_centre = region.to_mm(part + [x + 0.5, y + 0.5])
+                if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
+                    centres.append(part_centre)
+                    areas.append(float(part_area / (side * region.px_per_mm) ** 2))
         if not centres:
             continue
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
@@ -122,6 +133,27 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
             others = [c for m, c in enumerate(centres) if m != n]
             found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others), area_share=area))
     return found
+
+
+def _joined_keeps(blob: np.ndarray, side_px: float, min_area: float) -> list[tuple[np.ndarray, float]]:
+    """Two or three keeps of one colour carved as one blob (a double keep's top leaning over the wall
+    onto the keep next door): the parts (centre in the blob's pixels, area) that eroding the blob by a
+    quarter of a keep's side splits it into, each grown back within it and carving square; or none
+    where it does not split that way (a sliver of shadow erodes away, a courtyard floor stays whole)."""
+    radius = max(1, int(round(JOINED_KEEPS_EROSION * side_px)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    count, cores = cv2.connectedComponents(cv2.erode(blob.astype(np.uint8), disc), connectivity=8)
+    if not 3 <= count <= JOINED_KEEPS + 1:  # background and two or three cores
+        return []
+    parts = []
+    for n in range(1, count):
+        part = cv2.dilate((cores == n).astype(np.uint8), disc) & blob
+        area = float(part.sum())
+        if area < min_area or not square_enough(part > 0):
+            return []
+        ys, xs = np.nonzero(part)
+        parts.append((np.array([xs.mean(), ys.mean()]), area))
+    return parts
 
 
 def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -> float:
