@@ -58,7 +58,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                     outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
                     shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
                     window: tuple[int, int, int, int] | None = None,
-                    grey_saturation: float = MAX_GREY_SATURATION) -> PixelClasses:
+                    grey_saturation: float = MAX_GREY_SATURATION,
+                    keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -72,7 +73,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     only what stands up). `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
     photo read again where its castle is already known). `grey_saturation`: the most saturated grey plastic
     is taken to look (the card's white balance is that of the light falling on it; a wall's side lit by
-    another, a lamp and a window, comes out tinted)."""
+    another, a lamp and a window, comes out tinted). `keeps`: the keep colours' masks of the photo (as
+    taken), when classified already with the same `ink_level` (they do not depend on how grey is seen)."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     feats = colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level)
@@ -87,14 +89,23 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                          DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
-    # Keeps are tested against the table near each pixel: a tablecloth's colour borders are table too.
+    if keeps is not None:
+        classes = PixelClasses(grey, {c: m[y0:y1, x0:x1] for c, m in keeps.items()})
+    else:
+        classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in
+                                      _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()})
+    return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_per_pixel: float
+                ) -> dict[str, np.ndarray]:
+    """Each keep colour's pixels (see `keep_masks`). Keeps are tested against the table near each pixel: a
+    tablecloth's colour borders are table too."""
     reach = max(1, int(round(1.5 / mm_per_pixel)))
     keep_table_like = table_likeness(feats, table, reach)
-    keeps = keep_masks(feats, keep_table_like, table_likeness(feats, table, reach, shaded=True),
-                       int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
-                       _keeps_of_table_colour(source[y0:y1, x0:x1], feats, keep_table_like, mm_per_pixel))
-    classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in keeps.items()})
-    return classes if window is None else _placed(classes, window, source.shape[:2])
+    return keep_masks(feats, keep_table_like, table_likeness(feats, table, reach, shaded=True),
+                      int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
+                      _keeps_of_table_colour(photo, feats, keep_table_like, mm_per_pixel))
 
 
 def _keeps_of_table_colour(photo: np.ndarray, feats: ColourFeatures, table_like: np.ndarray,

@@ -125,6 +125,7 @@ class PhotoReading:
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
     view: TableView | None = None
     classes: PixelClasses | None = None
+    raw_classes: PixelClasses | None = None  # the same, of the photo as taken (for other looks to reuse)
     look: Look | None = None  # how its colours were seen
 
 
@@ -191,8 +192,10 @@ class CastellanReader:
                 continue
             start = time.perf_counter()
             self._say(f"reading again with the colours seen another way ({look.name})")
+            # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once.
+            keeps = first.raw_classes.keeps if look.camera_chroma == first.look.camera_chroma else None
             other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
-                                       view=first.view, window=window)
+                                       view=first.view, window=window, keeps=keeps)
             other_report = self._report(other)
             other_broken = _misfits(other, other_report)
             if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report, first_broken):
@@ -231,11 +234,13 @@ class CastellanReader:
 
     def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
-                      view: TableView | None = None, window: tuple[int, int, int, int] | None = None) -> PhotoReading:
+                      view: TableView | None = None, window: tuple[int, int, int, int] | None = None,
+                      keeps: dict[str, np.ndarray] | None = None) -> PhotoReading:
         """One reading through the card's lens, refined from the castle up to `refinements` times.
         `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens.
         `view`: the photo through this card, if already made; `window`: only this part of the photo
-        (x0, y0, x1, y1 pixels) is classified."""
+        (x0, y0, x1, y1 pixels) is classified; `keeps`: the keep colours' masks (as taken) if already
+        classified the same way."""
         with _timed(timings, "segment"):
             view = view or TableView(image, card)
             if raw_classes is None:
@@ -243,11 +248,12 @@ class CastellanReader:
                 raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
                                               shadows_are_table=look.shadows_are_table,
                                               deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
-                                              grey_saturation=look.grey_saturation)
+                                              grey_saturation=look.grey_saturation, keeps=keeps)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
-        reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes, look=look)
+        reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes,
+                               raw_classes=raw_classes, look=look)
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
