@@ -105,13 +105,23 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
     max_area = MAX_KEEP_AREA_SIDES * side * side * region.px_per_mm ** 2
     found = []
     for index, colour in enumerate(planes.colours, start=1):
-        solid = np.logical_and.reduce([plane == index for plane in planes.body]).astype(np.uint8)
-        solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        # Keeps are sparse: only the window holding the colour on the lowest body plane is labelled.
+        bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
+        if bw == 0 or bh == 0:
+            continue
+        # A margin of empty pixels, so that the opening below erodes blobs at the window's edge as it would
+        # in the whole region.
+        height, width = planes.body[0].shape
+        bx, by = max(0, bx - 2), max(0, by - 2)
+        bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
+        solid = np.logical_and.reduce([plane[by:by + bh, bx:bx + bw] == index for plane in planes.body])
+        solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN,
+                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
         centres, areas = [], []
         for i in range(1, count):
             x, y, w, h = stats[i, :4]
-            area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + 0.5)
+            area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + [bx + 0.5, by + 0.5])
             if not min_area <= area <= JOINED_KEEPS * max_area:
                 continue
             blob = labels[y:y + h, x:x + w] == i
@@ -121,7 +131,7 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
                 areas.append(float(area / (side * region.px_per_mm) ** 2))
                 continue
             for part, part_area in _joined_keeps(blob, side * region.px_per_mm, min_area):
-                part_centre = region.to_mm(part + [x + 0.5, y + 0.5])
+                part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
                 if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
                     centres.append(part_centre)
                     areas.append(float(part_area / (side * region.px_per_mm) ** 2))
