@@ -29,7 +29,7 @@ def test_an_open_end_with_a_wall_through_its_spot_has_no_room():
 
 def test_warnings_between_pieces_name_them():
     """Warnings between pieces name them, so a reader can tell one misread piece breaking several rules
-    from several misread pieces (`reader._rules_broken`)."""
+    from several misread pieces (`looks.rules_broken`)."""
     towers = (Tower("t1", 0.0, 0.0), Tower("t2", 64.0, 0.0), Tower("t3", 32.0, -64.0), Tower("t4", 84.0, 0.0))
     walls = (Wall("w1", "short", ("t1", "t2")), Wall("w2", "short", ("t3", None), end=(32.0, 0.0)))
     named = {w.rule: set(w.pieces) for w in check_board(Board(towers, walls), DIMS) if w.pieces}

@@ -306,7 +306,7 @@ class _TwoLooks:
 
         class Stub(CastellanReader):
             def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
-                              view=None, window=None):
+                              view=None, window=None, keeps=None):
                 self.looks.append(look)
                 board, count, left_out = ((first, towers[0], stranded[0]) if look is LOOKS[0]
                                           else (second, towers[1], stranded[1]))
@@ -578,7 +578,7 @@ def _towers_only(count: int):
 
 
 def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_not_the_castle():
-    from tablesight.vision.castellan.reader import _keeps_the_pieces
+    from tablesight.vision.castellan.looks import keeps_the_pieces
 
     first, first_report = _towers_only(24)
     for count, first_misfits, kept in ((20, 0, False),  # a clean first reading: 20 of 24 lost part of the castle
@@ -587,7 +587,7 @@ def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_no
                                        (12, 30, True),
                                        (11, 30, False)):  # fewer than half of them is no castle however broken
         other, other_report = _towers_only(count)
-        verdict = _keeps_the_pieces(other, other_report, first, first_report, first_misfits)
+        verdict = keeps_the_pieces(other, other_report, first, first_report, first_misfits)
         assert verdict is kept, (count, first_misfits)
 
 
@@ -597,7 +597,7 @@ def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
     from tablesight.scoring.castellan.board import Board
     from tablesight.scoring.castellan.checks import RuleWarning
     from tablesight.scoring.castellan.report import Report
-    from tablesight.vision.castellan.reader import _rules_broken
+    from tablesight.vision.castellan.looks import rules_broken
 
     def warning(rule, *pieces):
         return RuleWarning(rule, rule, "", (0.0, 0.0), pieces)
@@ -605,10 +605,10 @@ def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
     stray = [warning("C1", "w23", "w45"), warning("C2", "w23", "w45"), warning("C2", "w40", "w23"),
              warning("C3", "w23")]
     keeps = [warning("C5"), warning("C5")]
-    assert _rules_broken(Report(Board(), (), tuple(stray))) == 1
-    assert _rules_broken(Report(Board(), (), tuple(stray + keeps))) == 3
-    assert _rules_broken(Report(Board(), (), (warning("C1", "t1", "t2"), warning("C1", "t3", "t4")))) == 2
-    assert _rules_broken(None) == 0
+    assert rules_broken(Report(Board(), (), tuple(stray))) == 1
+    assert rules_broken(Report(Board(), (), tuple(stray + keeps))) == 3
+    assert rules_broken(Report(Board(), (), (warning("C1", "t1", "t2"), warning("C1", "t3", "t4")))) == 2
+    assert rules_broken(None) == 0
 
 
 def test_keeps_leaning_as_no_single_or_double_can_are_not_called_certain():

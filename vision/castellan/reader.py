@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -31,7 +30,6 @@ from tablesight.vision.castellan.castle_pose import castle_pose
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
-    KeepReading,
     decide_doubles,
     find_keeps,
     keep_planes,
@@ -39,6 +37,17 @@ from tablesight.vision.castellan.keeps import (
     merge_close,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
+from tablesight.vision.castellan.looks import (
+    LOOKS,
+    TOWER_TOP_SHARE,
+    WALL_TOP_SHARE,
+    Look,
+    fragment,
+    keeps_the_pieces,
+    misfits,
+    rules_broken,
+)
+from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.walls import (
@@ -50,7 +59,7 @@ from tablesight.vision.castellan.walls import (
     settled_towers,
     walls_behind_keeps,
 )
-from tablesight.vision.segmentation import MAX_GREY_SATURATION, TableModel
+from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
@@ -60,8 +69,6 @@ MAX_SPECK_TOWERS = 2
 FAR_FROM_CARD_MM = 850.0  # a castle whose towers are this far from the card (median) gets a note on it
 FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal length is refined once more
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
-KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
-MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of its towers misread is no castle
 # Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
 # misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
 MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
@@ -72,61 +79,6 @@ NO_CARD_TILT_ROUNDS = 3
 # Dice are 12-18 mm, a keep 22 mm: a keep seen whole carves over 0.75 of its side² (19 in 20 of 1,000 keeps)
 SMALL_KEEP_AREA_SHARE = 0.7
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
-
-
-@dataclass(frozen=True)
-class Look:
-    """A way of seeing a photo's colours: each sees some tables better than the others do."""
-
-    name: str
-    camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
-    shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
-    deep_shade_is_plastic: bool = False  # ... or, far darker than the table, plastic (`classify_pixels`)
-    # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
-    lower_shares: tuple[float, ...] = (0.25, 0.5)
-    grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
-
-    def carve_heights(self, height: float, top_share: float) -> list[float]:
-        """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
-        return [height * f for f in (*self.lower_shares, top_share)]
-
-
-TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
-# With shade taken for table, a piece's faces turned from the light go with it and often only its lit top
-# is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
-# lean is carved away. Such a look carves from higher up. Grey pieces on a pale table of their own grey
-# are a stop darker than it and colour alone takes them for its shade: the last two looks take deep shade
-# for plastic, the last with the table's shallower shades for table (and so carved from higher up too).
-# Under a lamp and a window at once the card takes one light's colour and a wall's side the other's: grey
-# plastic then comes out tinted in card units (a sixth of photos of one fresh seed, up to 0.12 median
-# saturation). The last look takes grey to be that much more saturated.
-MIXED_LIGHT_GREY_SATURATION = 0.3
-LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
-         Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
-         Look("deep shade taken for plastic", deep_shade_is_plastic=True),
-         Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True,
-              lower_shares=(0.6, 0.7)),
-         Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION))
-
-
-@dataclass
-class PhotoReading:
-    """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
-
-    board: Board | None
-    card: CardDetection | None
-    region: Region | None = None
-    towers: list[TowerReading] = field(default_factory=list)
-    walls: list[WallReading] = field(default_factory=list)
-    keeps: list[KeepReading] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
-    view: TableView | None = None
-    classes: PixelClasses | None = None
-    raw_classes: PixelClasses | None = None  # the same, of the photo as taken (for other looks to reuse)
-    look: Look | None = None  # how its colours were seen
 
 
 class CastellanReader:
@@ -166,14 +118,14 @@ class CastellanReader:
 
     def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
-        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `_misfits`) among the
+        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`) among the
         first and the other looks, tried while the best so far has some; another look counts only if it
         still reads most of the first's pieces (one that lost part of the castle breaks fewer rules for
         that alone). The lens does not depend on how
         colours are seen: the first reading's (refined) one and its view are reused, and only the part
         of the photo around the first reading's castle is seen again."""
         first_report = self._report(first)
-        best, broken = first, _misfits(first, first_report)
+        best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (deep shade as plastic) see the
@@ -181,7 +133,7 @@ class CastellanReader:
         # only cost time. More pieces left off the castle than it has towers: the castle read is a
         # fragment of a bigger one, so the other looks see the whole photo too.
         lost = first.board is None or not first.towers
-        whole = lost or _fragment(first)
+        whole = lost or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
         if lost:
             broken = math.inf
@@ -193,12 +145,13 @@ class CastellanReader:
             start = time.perf_counter()
             self._say(f"reading again with the colours seen another way ({look.name})")
             # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once.
-            keeps = first.raw_classes.keeps if look.camera_chroma == first.look.camera_chroma else None
+            same_keeps = first.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
+            keeps = first.raw_classes.keeps if same_keeps else None
             other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
                                        view=first.view, window=window, keeps=keeps)
             other_report = self._report(other)
-            other_broken = _misfits(other, other_report)
-            if other_broken < broken and _keeps_the_pieces(other, other_report, first, first_report, first_broken):
+            other_broken = misfits(other, other_report)
+            if other_broken < broken and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken = other, other_broken
             else:
@@ -416,7 +369,7 @@ class CastellanReader:
         reading = self._looked_again(small, focal_35mm, first, timings)
         if reading.board is None or len(reading.board.towers) < 2:
             return missing
-        if _misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
+        if misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
                 reading.towers):
             # A castle seen but not made sense of (its tilt or scale misjudged): its pieces would be
             # guesses, so none are reported.
@@ -476,7 +429,7 @@ class CastellanReader:
         """How much sense a reading without the card makes of a castle: walls joining two towers, less
         twice the misread pieces its broken rules take (a wrong scale or tilt reads many walls, wrongly)."""
         joined = sum(w.end is not None for w in reading.walls)
-        return joined - 2 * _misfits(reading, self._report(reading)) if reading.board is not None else -math.inf
+        return joined - 2 * misfits(reading, self._report(reading)) if reading.board is not None else -math.inf
 
     def _walls_the_rules_need(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
                               reading: PhotoReading) -> None:
@@ -484,10 +437,10 @@ class CastellanReader:
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, wall_solid, region)
-        broken = _rules_broken(score_board(self._board(reading), dims))
+        broken = rules_broken(score_board(self._board(reading), dims))
         for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
             reading.walls.append(wall)
-            with_wall = _rules_broken(score_board(self._board(reading), dims))
+            with_wall = rules_broken(score_board(self._board(reading), dims))
             if with_wall < broken:
                 broken = with_wall
                 a, b = reading.towers[wall.start], reading.towers[wall.end]
@@ -533,58 +486,6 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
             a, b = reading.towers[w.start], reading.towers[w.end]
             ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
     return float(np.median(ratios)) if len(ratios) >= 3 else None
-
-
-def _misfits(reading: PhotoReading, report: Report | None) -> int:
-    """What speaks against a reading: the rules its board breaks (`_rules_broken`), and, if it read only a
-    fragment of the castle, the pieces it saw but left off it."""
-    return _rules_broken(report) + (reading.stranded if _fragment(reading) else 0)
-
-
-def _fragment(reading: PhotoReading) -> bool:
-    """Whether a reading left more pieces off its castle than the castle has towers: a reserve keep or a
-    die may lie beside a castle, but dozens of towers "apart" from a castle of three are the castle,
-    misread."""
-    return reading.stranded > len(reading.towers)
-
-
-def _rules_broken(report: Report | None) -> int:
-    """How many misreadings a reading's broken rules take at the least (none for an empty or missing board):
-    one stray wall touching another, blocking two open ends and standing off the axes breaks four rules,
-    but is one piece misread. Greedily, the piece named in most of the warnings left is taken to be
-    misread, until none is left; a warning naming no piece (a keep outside every courtyard) is one."""
-    if report is None:
-        return 0
-    left = [set(w.pieces) for w in report.warnings if w.pieces]
-    misread = len(report.warnings) - len(left)
-    while left:
-        counts = Counter(piece for pieces in left for piece in pieces)
-        worst = max(sorted(counts), key=counts.__getitem__)
-        left = [pieces for pieces in left if worst not in pieces]
-        misread += 1
-    return misread
-
-
-def _keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: PhotoReading,
-                      first_report: Report | None, first_misfits: int = 0) -> bool:
-    """Whether another look still reads most of what the first did: a reading that lost part of the castle
-    breaks fewer rules only because it has less to break them with. Of the first's towers, those its
-    `first_misfits` (rules broken, pieces stranded) may stand for need not be kept (a first reading with
-    towers read in the table's texture breaks rules for each, and another look rightly drops them), but
-    half of them must (MIN_KEPT_TOWERS_SHARE). Of the
-    keeps, the courtyards the
-    first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
-    another colour's are what another look may well lose (the table's colour in the walls' shadows read
-    as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
-    return (other_report is not None  # reading nothing breaks no rule: it lost everything
-            and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits),
-                                         MIN_KEPT_TOWERS_SHARE * len(first.towers))
-            and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
-
-
-def _claimed_courtyards(report: Report | None) -> int:
-    """Courtyards holding keeps of one colour."""
-    return 0 if report is None else sum(1 for y in report.courtyards if len(y.colours) == 1)
 
 
 def _drop_specks(reading: PhotoReading) -> None:

@@ -1,0 +1,109 @@
+"""Ways of seeing a photo's colours, and how the readings they give are weighed against each other.
+
+Each look sees some tables better than the others do (shade taken for table or for plastic, dark
+colours kept apart, grey tinted by mixed light). A reading that breaks the rules is more likely a
+misreading than an illegal castle: the reader keeps the reading whose broken rules take the fewest
+misread pieces (`misfits`), provided it still reads most of what the first did (`keeps_the_pieces`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tablesight.scoring.castellan.report import Report
+from tablesight.vision.segmentation import MAX_GREY_SATURATION
+
+if TYPE_CHECKING:
+    from tablesight.vision.castellan.reading import PhotoReading
+
+KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
+MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of its towers misread is no castle
+
+
+@dataclass(frozen=True)
+class Look:
+    """A way of seeing a photo's colours: each sees some tables better than the others do."""
+
+    name: str
+    camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)
+    shadows_are_table: bool = False  # the table's colours in shade are table, not plastic (`classify_pixels`)
+    deep_shade_is_plastic: bool = False  # ... or, far darker than the table, plastic (`classify_pixels`)
+    # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
+    lower_shares: tuple[float, ...] = (0.25, 0.5)
+    grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
+
+    def carve_heights(self, height: float, top_share: float) -> list[float]:
+        """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
+        return [height * f for f in (*self.lower_shares, top_share)]
+
+
+TOWER_TOP_SHARE, WALL_TOP_SHARE = 0.78, 0.8  # below the merlons' gaps
+# With shade taken for table, a piece's faces turned from the light go with it and often only its lit top
+# is left: the planes low down then see that top leaning beyond the footprint, and a wall square to the
+# lean is carved away. Such a look carves from higher up. Grey pieces on a pale table of their own grey
+# are a stop darker than it and colour alone takes them for its shade: the last two looks take deep shade
+# for plastic, the last with the table's shallower shades for table (and so carved from higher up too).
+# Under a lamp and a window at once the card takes one light's colour and a wall's side the other's: grey
+# plastic then comes out tinted in card units (a sixth of photos of one fresh seed, up to 0.12 median
+# saturation). The last look takes grey to be that much more saturated.
+MIXED_LIGHT_GREY_SATURATION = 0.3
+LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
+         Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
+         Look("deep shade taken for plastic", deep_shade_is_plastic=True),
+         Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True,
+              lower_shares=(0.6, 0.7)),
+         Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION))
+
+
+def misfits(reading: PhotoReading, report: Report | None) -> int:
+    """What speaks against a reading: the rules its board breaks (`rules_broken`), and, if it read only a
+    fragment of the castle, the pieces it saw but left off it."""
+    return rules_broken(report) + (reading.stranded if fragment(reading) else 0)
+
+
+def fragment(reading: PhotoReading) -> bool:
+    """Whether a reading left more pieces off its castle than the castle has towers: a reserve keep or a
+    die may lie beside a castle, but dozens of towers "apart" from a castle of three are the castle,
+    misread."""
+    return reading.stranded > len(reading.towers)
+
+
+def rules_broken(report: Report | None) -> int:
+    """How many misreadings a reading's broken rules take at the least (none for an empty or missing board):
+    one stray wall touching another, blocking two open ends and standing off the axes breaks four rules,
+    but is one piece misread. Greedily, the piece named in most of the warnings left is taken to be
+    misread, until none is left; a warning naming no piece (a keep outside every courtyard) is one."""
+    if report is None:
+        return 0
+    left = [set(w.pieces) for w in report.warnings if w.pieces]
+    misread = len(report.warnings) - len(left)
+    while left:
+        counts = Counter(piece for pieces in left for piece in pieces)
+        worst = max(sorted(counts), key=counts.__getitem__)
+        left = [pieces for pieces in left if worst not in pieces]
+        misread += 1
+    return misread
+
+
+def keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: PhotoReading,
+                      first_report: Report | None, first_misfits: int = 0) -> bool:
+    """Whether another look still reads most of what the first did: a reading that lost part of the castle
+    breaks fewer rules only because it has less to break them with. Of the first's towers, those its
+    `first_misfits` (rules broken, pieces stranded) may stand for need not be kept (a first reading with
+    towers read in the table's texture breaks rules for each, and another look rightly drops them), but
+    half of them must (MIN_KEPT_TOWERS_SHARE). Of the
+    keeps, the courtyards the
+    first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
+    another colour's are what another look may well lose (the table's colour in the walls' shadows read
+    as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
+    return (other_report is not None  # reading nothing breaks no rule: it lost everything
+            and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits),
+                                         MIN_KEPT_TOWERS_SHARE * len(first.towers))
+            and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
+
+
+def _claimed_courtyards(report: Report | None) -> int:
+    """Courtyards holding keeps of one colour."""
+    return 0 if report is None else sum(1 for y in report.courtyards if len(y.colours) == 1)

@@ -1,0 +1,34 @@
+"""What the reader read from one photo: the board, the pieces behind it, and the evidence for the overlay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tablesight.calibration.card_detection import CardDetection
+from tablesight.scoring.castellan.board import Board
+from tablesight.vision.castellan.carving import PixelClasses
+from tablesight.vision.castellan.keeps import KeepReading
+from tablesight.vision.castellan.looks import Look
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.table_view import Region, TableView
+
+
+@dataclass
+class PhotoReading:
+    """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
+
+    board: Board | None
+    card: CardDetection | None
+    region: Region | None = None
+    towers: list[TowerReading] = field(default_factory=list)
+    walls: list[WallReading] = field(default_factory=list)
+    keeps: list[KeepReading] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
+    view: TableView | None = None
+    classes: PixelClasses | None = None
+    raw_classes: PixelClasses | None = None  # the same, of the photo as taken (for other looks to reuse)
+    look: Look | None = None  # how its colours were seen
