@@ -665,3 +665,16 @@ def test_two_keeps_of_one_colour_carved_as_one_blob_are_split_but_a_sliver_or_a_
     floor = np.zeros((90, 90), bool)
     floor[10:80, 10:80] = True  # a courtyard floor of a keep's colour
     assert _joined_keeps(floor, side, 0.3 * side * side) == []
+
+
+def test_a_keep_whose_two_lean_measures_disagree_is_not_called_certain():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(lean, width, x=0.0):
+        return KeepReading("blue", x, 0.0, False, False, None, lean, 28.0, width, 23.0)
+
+    agreeing = decide_doubles([keep(0.05, -0.05)])[0]
+    assert not agreeing.double and agreeing.double_certain
+    # Its colour's length says double, its length less its width says single (2929/015: 0.66 and -0.08).
+    disagreeing = decide_doubles([keep(1.0, -0.1)])[0]
+    assert not disagreeing.double_certain

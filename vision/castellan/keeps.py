@@ -50,6 +50,7 @@ ALONG_LESS_ACROSS_NOISE_MM = 3.4
 SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
 MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own noise
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
+MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
 CERTAIN_ODDS = 20.0  # a single/double decision is reported certain from these odds on (95 %)
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 
@@ -252,7 +253,8 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
         best = max(scores, key=scores.get)
         for i in measured:
             p_double = weights[i] / total
-            certain = not 1 / (1 + CERTAIN_ODDS) <= p_double <= CERTAIN_ODDS / (1 + CERTAIN_ODDS)
+            certain = (not 1 / (1 + CERTAIN_ODDS) <= p_double <= CERTAIN_ODDS / (1 + CERTAIN_ODDS)
+                       and _leans_agree(keeps[i], spread))
             decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
         if best is not None:
             decided[best] = _placed_as_double(decided[best])
@@ -273,6 +275,18 @@ def _placed_as_double(keep: KeepReading) -> KeepReading:
 def _lean_noise(keep: KeepReading) -> float:
     """The noise of a keep's lean share (in shares of its single–double gap)."""
     return math.hypot(LEAN_NOISE_MM, LEAN_NOISE_SHARE_OF_SPAN * keep.lean_span_mm) / keep.lean_span_mm
+
+
+def _leans_agree(keep: KeepReading, spread: float = 1.0) -> bool:
+    """Whether a keep's two measures of its lean (its colour's length, and that length less its width)
+    agree within MAX_LEAN_DISAGREEMENT of their noise. They are taken as independent; one far from the
+    other means something else (a shadow, a neighbour's colour) joined the blob, and neither is to be
+    trusted enough to call the keep certain (on 1,200 keeps: 8 certain calls left in doubt, 3 of them
+    wrong, of 13 wrong in all)."""
+    if keep.lean_share is None or keep.width_share is None:
+        return True
+    noise = math.hypot(_lean_noise(keep), ALONG_LESS_ACROSS_NOISE_MM / keep.width_span_mm) * spread
+    return abs(keep.lean_share - keep.width_share) <= MAX_LEAN_DISAGREEMENT * noise
 
 
 def _lean_noise_scale(keeps: list[KeepReading]) -> float:
