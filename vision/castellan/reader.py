@@ -396,8 +396,9 @@ class CastellanReader:
             self._say(f"no reference card: trying the castle's scale ({n + 1}/{len(NO_CARD_SCALES)})")
             small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale * factor, focal_35mm), 0,
                                               timings)
-            if self._coherence(reading) > best_score:
-                best, best_score, best_scale = (small, reading), self._coherence(reading), scale * factor
+            score = self._coherence(reading)
+            if score > best_score:
+                best, best_score, best_scale = (small, reading), score, scale * factor
         for _ in range(2):
             ratio = _span_ratio(best[1], self.profile) if best else None
             if ratio is None:
@@ -405,9 +406,10 @@ class CastellanReader:
             best_scale /= ratio
             small, reading = self._first_look(image, focal_35mm, virtual_card(image, best_scale, focal_35mm), 0,
                                               timings)
-            if self._coherence(reading) <= best_score:
+            score = self._coherence(reading)
+            if score <= best_score:
                 break
-            best, best_score = (small, reading), self._coherence(reading)
+            best, best_score = (small, reading), score
         return best if best and best[1].towers else None
 
     def _tilted(self, image: np.ndarray, reading: PhotoReading, focal_35mm: float | None,
