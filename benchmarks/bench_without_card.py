@@ -59,7 +59,7 @@ def read_one(path: Path) -> tuple[str, float, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default="samples/castellan/photos", type=Path)
-    parser.add_argument("--count", type=int, default=22)
+    parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
