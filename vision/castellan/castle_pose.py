@@ -28,6 +28,10 @@ MIN_SPANS = 8  # fewer walls joining two towers say little of the tilt
 MAX_TILT = math.radians(50.0)  # beyond what setup.md allows (40°), for a fit that starts far off
 FOCAL_PRIOR = 0.2  # how far (log) a focal length from EXIF or the default is typically off
 MIN_GAIN = 1.1  # the walls must fit clearly better than seen from straight above
+# (log) how far the fit may take the camera's height and focal length from the stand-in's: the scale
+# tried already lies within a few tens of % (the scales tried step by 11 %), a camera's focal length too.
+HEIGHT_RANGE, FOCAL_RANGE = 1.0, 0.5
+MAX_EVALUATIONS = 400
 GRID_MM = 60.0  # the stand-in card's corners: a square this far around the castle's middle
 
 
@@ -45,11 +49,11 @@ def castle_pose(card: CardDetection, towers: list[TowerReading], walls: list[Wal
     fit = _TiltFit(card.pose, pixels, height, starts, ends, expected)
     start = fit.initial()
     before = fit.castle_error(start)
-    low = np.array([-MAX_TILT, -MAX_TILT, -1.0, -0.5, -np.inf])
-    high = np.array([MAX_TILT, MAX_TILT, 1.0, 0.5, np.inf])
+    low = np.array([-MAX_TILT, -MAX_TILT, -HEIGHT_RANGE, -FOCAL_RANGE, -np.inf])
+    high = np.array([MAX_TILT, MAX_TILT, HEIGHT_RANGE, FOCAL_RANGE, np.inf])
     try:
         solved = least_squares(fit.residuals, start, loss="huber", f_scale=1.0, bounds=(low, high),
-                               x_scale=np.array([0.05, 0.05, 0.05, 0.05, 0.01]), max_nfev=400)
+                               x_scale=np.array([0.05, 0.05, 0.05, 0.05, 0.01]), max_nfev=MAX_EVALUATIONS)
     except (ValueError, cv2.error):
         return None
     if not solved.success or not fit.castle_error(solved.x) * MIN_GAIN < before:
