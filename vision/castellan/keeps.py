@@ -100,42 +100,9 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
 
 
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
-    side = profile.dimensions.keep_side
-    min_area = 0.3 * side * side * region.px_per_mm ** 2
-    # Bigger patches are table pattern or clutter (a card); a double keep seen tilted carves over three sides².
-    max_area = MAX_KEEP_AREA_SIDES * side * side * region.px_per_mm ** 2
     found = []
     for index, colour in enumerate(planes.colours, start=1):
-        # Keeps are sparse: only the window holding the colour on the lowest body plane is labelled.
-        bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
-        if bw == 0 or bh == 0:
-            continue
-        # A margin of empty pixels, so that the opening below erodes blobs at the window's edge as it would
-        # in the whole region.
-        height, width = planes.body[0].shape
-        bx, by = max(0, bx - 2), max(0, by - 2)
-        bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
-        solid = np.logical_and.reduce([plane[by:by + bh, bx:bx + bw] == index for plane in planes.body])
-        solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN,
-                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-        centres, areas = [], []
-        for i in range(1, count):
-            x, y, w, h = stats[i, :4]
-            area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + [bx + 0.5, by + 0.5])
-            if not min_area <= area <= JOINED_KEEPS * max_area:
-                continue
-            blob = labels[y:y + h, x:x + w] == i
-            if area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2 \
-                    and square_enough(blob):
-                centres.append(centre)
-                areas.append(float(area / (side * region.px_per_mm) ** 2))
-                continue
-            for part, part_area in _joined_keeps(blob, side * region.px_per_mm, min_area):
-                part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
-                if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
-                    centres.append(part_centre)
-                    areas.append(float(part_area / (side * region.px_per_mm) ** 2))
+        centres, areas = _keep_centres(view, planes, index, region, profile)
         if not centres:
             continue
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
@@ -144,6 +111,48 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
             others = [c for m, c in enumerate(centres) if m != n]
             found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others), area_share=area))
     return found
+
+
+def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
+                  profile: PieceProfile) -> tuple[list[np.ndarray], list[float]]:
+    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, and the area
+    each carves (in keep sides²): blobs of a keep's size that carve square, and the parts of blobs
+    joining two or three keeps (`_joined_keeps`)."""
+    side = profile.dimensions.keep_side
+    side_px = side * region.px_per_mm
+    min_area = 0.3 * side_px ** 2
+    # Bigger patches are table pattern or clutter (a card); a double keep seen tilted carves over three sides².
+    max_area = MAX_KEEP_AREA_SIDES * side_px ** 2
+    # Keeps are sparse: only the window holding the colour on the lowest body plane is labelled, with a
+    # margin of empty pixels so that the opening erodes blobs at its edge as it would in the whole region.
+    bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return [], []
+    height, width = planes.body[0].shape
+    bx, by = max(0, bx - 2), max(0, by - 2)
+    bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
+    solid = np.logical_and.reduce([plane[by:by + bh, bx:bx + bw] == index for plane in planes.body])
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN, opening)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    centres, areas = [], []
+    for i in range(1, count):
+        x, y, w, h = stats[i, :4]
+        area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + [bx + 0.5, by + 0.5])
+        if not min_area <= area <= JOINED_KEEPS * max_area:
+            continue
+        blob = labels[y:y + h, x:x + w] == i
+        if area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2 \
+                and square_enough(blob):
+            centres.append(centre)
+            areas.append(float(area / side_px ** 2))
+            continue
+        for part, part_area in _joined_keeps(blob, side_px, min_area):
+            part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
+            if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
+                centres.append(part_centre)
+                areas.append(float(part_area / side_px ** 2))
+    return centres, areas
 
 
 def _joined_keeps(blob: np.ndarray, side_px: float, min_area: float) -> list[tuple[np.ndarray, float]]:
