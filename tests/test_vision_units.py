@@ -678,3 +678,16 @@ def test_a_keep_whose_two_lean_measures_disagree_is_not_called_certain():
     # Its colour's length says double, its length less its width says single (2929/015: 0.66 and -0.08).
     disagreeing = decide_doubles([keep(1.0, -0.1)])[0]
     assert not disagreeing.double_certain
+
+
+def test_what_a_view_derives_from_the_photo_is_made_once_per_key():
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.vision.table_view import TableView
+
+    photo = np.zeros((120, 160, 3), np.uint8)
+    view = TableView(photo, virtual_card(photo, 1.0))
+    made = []
+    for key in ("table", "table", "light"):
+        view.derived(key, lambda k=key: made.append(k) or len(made))
+    assert made == ["table", "light"]
+    assert view.derived("table", lambda: 99) == 1

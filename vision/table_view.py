@@ -7,8 +7,10 @@ true table position whatever the camera tilt, which is how pieces with height ar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import cv2
 import numpy as np
@@ -63,11 +65,20 @@ class TableView:
             self._maps = cv2.initUndistortRectifyMap(lens.matrix, lens.distortion, None, lens.matrix,
                                                      lens.image_size, cv2.CV_16SC2)
         self._photo = image
+        self._derived: dict[Hashable, Any] = {}
         white, black = card.white_bgr, card.black_bgr
         span = np.maximum(white - black, 20.0)
         # Paper white → 1, ink black → 0 in each channel: exposure and white balance from the card.
         self.gain = (1.0 / span).astype(np.float32)
         self.offset = (-black / span).astype(np.float32)
+
+    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """Something worked out from this photo through this card alone (the table's colours, its light, a
+        window's colour features), made once however many ways the photo is looked at. Callers must not
+        change what they are given."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
 
     @property
     def ink_level(self) -> np.ndarray:

@@ -77,7 +77,10 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     taken), when classified already with the same `ink_level` (they do not depend on how grey is seen)."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
-    feats = colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level)
+    # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).
+    ink_key = None if ink_level is None else np.asarray(ink_level).tobytes()
+    feats = view.derived(("features", id(source), ink_key, (x0, y0, x1, y1)),
+                         lambda: colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level))
     mm_per_pixel = view.card.mm_per_pixel()
     table_like = table.likelihood(feats)
     table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
@@ -85,7 +88,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         table_like = np.maximum(table_like, table_hue)
     by_colour = _closed(grey_mask(feats, table_like, max_saturation=grey_saturation).astype(np.uint8) * 255,
                         MERLON_GAP_MM / mm_per_pixel)
-    by_step = stands_out(feats, table_hue, TableLight.fit(view, source), window,
+    light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
+    by_step = stands_out(feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)

@@ -198,7 +198,8 @@ class CastellanReader:
             view = view or TableView(image, card)
             if raw_classes is None:
                 ink = view.ink_level if look.camera_chroma else None
-                raw_classes = classify_pixels(view, TableModel.learn(view, ink), photo=image, ink_level=ink,
+                table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
+                raw_classes = classify_pixels(view, table, photo=image, ink_level=ink,
                                               shadows_are_table=look.shadows_are_table,
                                               deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
                                               grey_saturation=look.grey_saturation, keeps=keeps)
