@@ -379,7 +379,7 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
 
 # Where the table's origin is put when no card is seen: far outside any photo, so that nothing on the
 # table is mistaken for the (absent) card.
-VIRTUAL_ORIGIN_MM = 10_000.0
+VIRTUAL_ORIGIN_MM = 0.0  # a stand-in's table frame: the table straight below the camera is its origin
 
 
 def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None) -> CardDetection:

@@ -240,9 +240,12 @@ def filled_pinholes(solid: np.ndarray, region: Region) -> np.ndarray:
     return filled > 0
 
 
-def card_mask(region: Region, margin_mm: float = 12.0) -> np.ndarray:
-    """The card's sheet (and a margin) on a region: never castle, however grey it looks."""
+def card_mask(region: Region, margin_mm: float = 12.0, seen: bool = True) -> np.ndarray:
+    """The card's sheet (and a margin) on a region: never castle, however grey it looks. Nothing for a
+    stand-in for a card not `seen`."""
     mask = np.zeros(region.size[::-1], np.uint8)
+    if not seen:
+        return mask > 0
     outline = card_outline_mm()
     grown = outline + np.sign(outline - outline.mean(axis=0)) * margin_mm
     cv2.fillConvexPoly(mask, np.round(region.to_pixels(grown)).astype(np.int32), 1)
@@ -259,7 +262,7 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     if with_keeps:
         for mask in classes.keeps.values():
             pieces |= carve(view, mask, [0.0, profile.keep_height * 0.4], coarse)
-    pieces &= ~card_mask(coarse)
+    pieces &= ~card_mask(coarse, seen=view.card.seen)
     found = _castle_box(pieces.astype(np.uint8), profile, coarse, all_parts=with_keeps)
     if found is None:
         return None

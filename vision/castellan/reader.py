@@ -260,7 +260,7 @@ class CastellanReader:
                           reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:
         """Towers and walls; returns the keep colours' planes and the walls' carved solid for the keeps."""
         p, timings = self.profile, reading.timings_ms
-        card = card_mask(region)
+        card = card_mask(region, seen=view.card.seen)
         lean_removed = view.card.focal_source != "assumed"
         with _timed(timings, "towers"):
             tops = reading.look.carve_heights(p.tower_height, TOWER_TOP_SHARE)
