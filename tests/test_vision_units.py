@@ -253,7 +253,7 @@ def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
 
 
 def _straight_down_view(size=(800, 600), px_per_mm=2.0):
-    """A photo taken straight down, the table's (10000, 10000) mm at its centre (the card-less stand-in)."""
+    """A photo taken straight down, the table's (0, 0) mm at its centre (the card-less stand-in)."""
     from tablesight.calibration.card_detection import virtual_card
     from tablesight.vision.table_view import TableView
 
@@ -270,11 +270,11 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     from tablesight.vision.castellan.walls import WallReading
 
     view = _straight_down_view()
-    gap = (10000.0, 10000.0)
-    towers = [TowerReading(9936.0, 10000.0, 12.0), TowerReading(10000.0, 9936.0, 12.0)]
-    walls = [WallReading("short", 0, None, (10001.0, 10002.0), 1.0),
-             WallReading("short", 1, None, (9999.0, 10001.0), 1.0)]
-    keep = KeepReading("red", 10026.0, 10026.0, False, True, 32.0)
+    gap = (0.0, 0.0)
+    towers = [TowerReading(-64.0, 0.0, 12.0), TowerReading(0.0, -64.0, 12.0)]
+    walls = [WallReading("short", 0, None, (1.0, 2.0), 1.0),
+             WallReading("short", 1, None, (-1.0, 1.0), 1.0)]
+    keep = KeepReading("red", 26.0, 26.0, False, True, 32.0)
 
     def classes(tower_seen: bool) -> PixelClasses:
         grey = np.zeros(view.image.shape[:2], np.uint8)
@@ -520,14 +520,14 @@ def test_a_courtyard_floor_of_a_keeps_colour_is_too_big_for_a_keep_seen_from_abo
     from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
 
     view = _straight_down_view()
-    region = Region(9800.0, 9800.0, 10200.0, 10200.0, 1.2)
+    region = Region(-200.0, -200.0, 200.0, 200.0, 1.2)
     labels = np.zeros(region.size[::-1], np.uint8)
-    for (x, y), side in (((9950.0, 10000.0), 22.0), ((10060.0, 10000.0), 40.0)):  # a keep; a courtyard's floor
+    for (x, y), side in (((-50.0, 0.0), 22.0), ((60.0, 0.0), 40.0)):  # a keep; a courtyard's floor
         (x0, y0), (x1, y1) = region.to_pixels(np.array([[x - side / 2, y - side / 2], [x + side / 2, y + side / 2]]))
         labels[int(y0):int(y1), int(x0):int(x1)] = 1
     planes = KeepPlanes(["green"], labels, [labels] * 3)  # flat or not, from straight above alike
     found = find_keeps(view, planes, region, NOMINAL_PROFILE)
-    assert [(round(k.x), round(k.y)) for k in found] == [(9950, 10000)]
+    assert [(round(k.x), round(k.y)) for k in found] == [(-50, 0)]
 
 
 def test_grey_a_stop_darker_than_a_pale_table_of_its_colour_is_plastic_only_when_deep_shade_is():
