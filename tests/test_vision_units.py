@@ -691,3 +691,20 @@ def test_what_a_view_derives_from_the_photo_is_made_once_per_key():
         view.derived(key, lambda k=key: made.append(k) or len(made))
     assert made == ["table", "light"]
     assert view.derived("table", lambda: 99) == 1
+
+
+def test_a_channel_the_camera_clipped_is_at_least_the_pixels_brightest_in_card_units():
+    from dataclasses import replace
+
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.vision.table_view import TableView
+
+    photo = np.zeros((10, 10, 3), np.uint8)
+    # A warm light: the card's paper is brighter in red than the camera can record (white 300 in red).
+    card = replace(virtual_card(photo, 1.0), white_bgr=np.array([180.0, 220.0, 300.0]), black_bgr=np.zeros(3))
+    view = TableView(photo, card)
+    grey_top = np.array([[[170, 208, 255]]], np.uint8)  # a pale grey piece: its red clipped at 255
+    lifted = view.normalised(grey_top)[0, 0]
+    assert lifted[2] >= lifted[:2].max() - 1e-6  # not cyan: red at least as bright as the others
+    red_keep = np.array([[[40, 30, 255]]], np.uint8)  # red clipped too, but already the brightest
+    assert np.allclose(view.normalised(red_keep)[0, 0], [40 / 180, 30 / 220, 255 / 300])

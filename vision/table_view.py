@@ -17,6 +17,8 @@ import numpy as np
 
 from tablesight.calibration.card_detection import CardDetection
 
+CLIPPED_LEVEL = 250  # a channel this bright (JPEG rounds 255 down a little) may have been clipped
+
 
 @dataclass(frozen=True)
 class Region:
@@ -95,10 +97,17 @@ class TableView:
         return self._photo.shape
 
     def normalised(self, image: np.ndarray) -> np.ndarray:
-        """A BGR photo (or part of it) in card units: float, paper 1 and ink 0 in each channel."""
+        """A BGR photo (or part of it) in card units: float, paper 1 and ink 0 in each channel. A channel
+        the camera clipped is at least what it shows: it is lifted to the pixel's brightest channel where
+        that is higher (a pale grey piece under a warm lamp, its red clipped, would otherwise come out
+        cyan)."""
         if image.dtype == np.uint8 and image.ndim == 3:  # a table lookup: far faster than float arithmetic
             levels = np.arange(256, dtype=np.float32)[:, None] * self.gain + self.offset
-            return cv2.LUT(image, levels.astype(np.float32).reshape(1, 256, 3))
+            out = cv2.LUT(image, levels.astype(np.float32).reshape(1, 256, 3))
+            clipped = image >= CLIPPED_LEVEL
+            if clipped.any():
+                out = np.where(clipped, np.maximum(out, out.max(axis=2, keepdims=True)), out)
+            return out
         return image.astype(np.float32) * self.gain + self.offset
 
     def undistort(self, image: np.ndarray, nearest: bool = False) -> np.ndarray:
