@@ -20,6 +20,21 @@ from tablesight.calibration.card_detection import CardDetection
 CLIPPED_LEVEL = 250  # a channel this bright (JPEG rounds 255 down a little) may have been clipped
 
 
+def _lift_clipped(raw: np.ndarray, normalised: np.ndarray) -> None:
+    """In place: each channel of `normalised` (card units, contiguous) whose `raw` value may have been
+    clipped, lifted to its pixel's brightest channel where that is higher. Clipped pixels are few: only
+    they are touched."""
+    channels = np.flatnonzero(raw.reshape(-1) >= CLIPPED_LEVEL)
+    if channels.size == 0:
+        return
+    marked = np.zeros(raw.shape[0] * raw.shape[1], bool)
+    marked[channels // 3] = True
+    pixels = np.flatnonzero(marked)
+    flat = normalised.reshape(-1, 3)
+    values, hit = flat[pixels], raw.reshape(-1, 3)[pixels] >= CLIPPED_LEVEL
+    flat[pixels] = np.where(hit, np.maximum(values, values.max(axis=1, keepdims=True)), values)
+
+
 @dataclass(frozen=True)
 class Region:
     """An axis-aligned window of the table (mm) sampled at `px_per_mm`."""
@@ -104,9 +119,7 @@ class TableView:
         if image.dtype == np.uint8 and image.ndim == 3:  # a table lookup: far faster than float arithmetic
             levels = np.arange(256, dtype=np.float32)[:, None] * self.gain + self.offset
             out = cv2.LUT(image, levels.astype(np.float32).reshape(1, 256, 3))
-            clipped = image >= CLIPPED_LEVEL
-            if clipped.any():
-                out = np.where(clipped, np.maximum(out, out.max(axis=2, keepdims=True)), out)
+            _lift_clipped(image, out)
             return out
         return image.astype(np.float32) * self.gain + self.offset
 
