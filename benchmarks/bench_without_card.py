@@ -17,29 +17,11 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
-from tablesight.calibration.card import card_outline_mm  # noqa: E402
-from tablesight.calibration.card_detection import find_card  # noqa: E402
 from tablesight.scoring.castellan.report import score_board  # noqa: E402
+from tablesight.synthetic.card_views import card_painted_out  # noqa: E402
 from tablesight.synthetic.dataset import truth_path  # noqa: E402
 from tablesight.vision.castellan.reader import CastellanReader  # noqa: E402
-
-
-def card_painted_out(image: np.ndarray) -> np.ndarray | None:
-    """The photo with its card (and a margin) covered in the median colour of the table around it, or
-    None where no card is found."""
-    card = find_card(image)
-    if card is None:
-        return None
-    outline = card.pose.project(card_outline_mm())
-    centre = outline.mean(axis=0)
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [((outline - centre) * 1.3 + centre).astype(np.int32)], 255)
-    ring = cv2.dilate(mask, np.ones((41, 41), np.uint8)) & ~mask
-    out = image.copy()
-    out[mask > 0] = np.median(image[ring > 0], axis=0)
-    return out
 
 
 def read_one(path: Path) -> tuple[str, float, str]:

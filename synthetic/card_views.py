@@ -1,4 +1,5 @@
-"""Quick views of the reference card alone (no pieces) through a known lens: for lens calibration."""
+"""Quick views of the reference card alone (no pieces) through a known lens, for lens calibration; and
+photos with the card painted out, for reading without it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import CameraPose, Lens
-from tablesight.calibration.card import SHEET_OFFSET_MM, sheet_image
+from tablesight.calibration.card import SHEET_OFFSET_MM, card_outline_mm, sheet_image
+from tablesight.calibration.card_detection import find_card
 from tablesight.synthetic import effects
 
 
@@ -33,3 +35,19 @@ def card_view(lens: Lens, rng: np.random.Generator, px_per_mm: float = 4.0) -> t
     image = effects.distort(image, lens.matrix, lens.distortion)
     image = np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
     return image, pose
+
+
+def card_painted_out(image: np.ndarray) -> np.ndarray | None:
+    """The photo with its card (and a margin) covered in the median colour of the table around it, or
+    None where no card is found."""
+    card = find_card(image)
+    if card is None:
+        return None
+    outline = card.pose.project(card_outline_mm())
+    centre = outline.mean(axis=0)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [((outline - centre) * 1.3 + centre).astype(np.int32)], 255)
+    ring = cv2.dilate(mask, np.ones((41, 41), np.uint8)) & ~mask
+    out = image.copy()
+    out[mask > 0] = np.median(image[ring > 0], axis=0)
+    return out

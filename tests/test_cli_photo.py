@@ -127,18 +127,10 @@ def test_tilted_photo_without_card_is_read_through_the_tilt_of_its_castle(capsys
 
 
 def _card_painted_out(photo: Path, out: Path) -> Path:
-    """The photo with its card covered in the colour of the table around it."""
-    from tablesight.calibration.card import card_outline_mm
-    from tablesight.calibration.card_detection import find_card
+    """The photo with its card covered in the colour of the table around it, written to `out`."""
+    from tablesight.synthetic.card_views import card_painted_out
 
-    image = cv2.imread(str(photo))
-    outline = find_card(image).pose.project(card_outline_mm())
-    centre = outline.mean(axis=0)
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [((outline - centre) * 1.3 + centre).astype(np.int32)], 255)
-    ring = cv2.dilate(mask, np.ones((41, 41), np.uint8)) & ~mask
-    image[mask > 0] = np.median(image[ring > 0], axis=0)
-    cv2.imwrite(str(out), image)
+    cv2.imwrite(str(out), card_painted_out(cv2.imread(str(photo))))
     return out
 
 
