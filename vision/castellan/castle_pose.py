@@ -20,7 +20,7 @@ from scipy.optimize import least_squares
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.castellan.lens_refinement import TOWER_NOISE_MM, axis_angle, wall_misfit
+from tablesight.vision.castellan.lens_refinement import TOWER_NOISE_MM, CastleSpans
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
@@ -40,13 +40,10 @@ def castle_pose(card: CardDetection, towers: list[TowerReading], walls: list[Wal
     """A stand-in card whose camera is tilted, raised and focused so that the castle's walls run along
     two square axes, each one span long; or None if too few walls join two towers or the castle does
     not fit clearly better that way."""
-    spans = [(w.start, w.end, profile.dimensions.centre_spacing(w.kind)) for w in walls if w.end is not None]
+    spans = CastleSpans.of(card.pose, towers, walls, profile)
     if len(spans) < MIN_SPANS:
         return None
-    height = profile.tower_height * 0.5
-    pixels = card.pose.project(np.array([t.position for t in towers]), height)
-    starts, ends, expected = (np.array(column) for column in zip(*spans, strict=True))
-    fit = _TiltFit(card.pose, pixels, height, starts, ends, expected)
+    fit = _TiltFit(card.pose, spans)
     start = fit.initial()
     before = fit.castle_error(start)
     low = np.array([-MAX_TILT, -MAX_TILT, -HEIGHT_RANGE, -FOCAL_RANGE, -np.inf])
@@ -77,14 +74,12 @@ class _TiltFit:
     the stand-in's) and the castle's axis angle: the walls' mismatch with a span along an axis, in mm
     over the towers' noise, and the focal length's distance from the stand-in's."""
 
-    def __init__(self, pose: CameraPose, tower_pixels: np.ndarray, height: float,
-                 starts: np.ndarray, ends: np.ndarray, expected: np.ndarray) -> None:
-        self.start_pose, self.tower_pixels, self.height = pose, tower_pixels, height
-        self.starts, self.ends, self.expected = starts, ends, expected
+    def __init__(self, pose: CameraPose, spans: CastleSpans) -> None:
+        self.start_pose, self.spans = pose, spans
 
     def initial(self) -> np.ndarray:
         tilt = self.start_pose.rvec.ravel()[:2]
-        return np.array([tilt[0], tilt[1], 0.0, 0.0, axis_angle(self._wall_vectors(self.start_pose))])
+        return np.array([tilt[0], tilt[1], 0.0, 0.0, self.spans.axis(self.start_pose)])
 
     def pose(self, params: np.ndarray) -> CameraPose:
         start = self.start_pose
@@ -96,15 +91,10 @@ class _TiltFit:
         rotation = cv2.Rodrigues(rvec)[0]
         return CameraPose(lens, rvec, -rotation @ centre)
 
-    def _wall_vectors(self, pose: CameraPose) -> np.ndarray:
-        mapped = pose.table_point(self.tower_pixels, self.height)
-        return mapped[self.ends] - mapped[self.starts]
-
     def castle_error(self, params: np.ndarray) -> float:
-        misfit = wall_misfit(self._wall_vectors(self.pose(params)), params[4], self.expected)
-        return float(np.median(np.linalg.norm(misfit, axis=1)))
+        return self.spans.error(self.pose(params), params[4])
 
     def residuals(self, params: np.ndarray) -> np.ndarray:
-        walls = wall_misfit(self._wall_vectors(self.pose(params)), params[4], self.expected).ravel()
+        walls = self.spans.misfit(self.pose(params), params[4]).ravel()
         residuals = np.concatenate([walls / TOWER_NOISE_MM, [params[3] / FOCAL_PRIOR]])
         return np.nan_to_num(residuals, nan=1e6, posinf=1e6, neginf=-1e6)

@@ -11,7 +11,7 @@ to the card and to those walls together corrects the mapping where the castle is
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -47,13 +47,10 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     the card's corners alone leave loose; the lengths pin the scale there. `lens_known` (a calibrated
     camera): the lens is kept as it is and only the pose is fitted — a small card's pose is as loose
     far from it whatever the lens."""
-    spans = [(w.start, w.end, profile.dimensions.centre_spacing(w.kind)) for w in walls if w.end is not None]
+    spans = CastleSpans.of(card.pose, towers, walls, profile)
     if len(spans) < MIN_SPANS or len(card.table_points) < 6:
         return None
-    height = profile.tower_height * 0.5
-    pixels = card.pose.project(np.array([t.position for t in towers]), height)  # where the towers are in the photo
-    starts, ends, expected = (np.array(column) for column in zip(*spans, strict=True))
-    fit = _CastleFit(card, pixels, height, starts, ends, expected)
+    fit = _CastleFit(card, spans)
     start = fit.initial()
     before = fit.castle_error(start)
     if not np.isfinite(before):
@@ -107,16 +104,14 @@ class _CastleFit:
     corners in pixels over their noise, the walls' mismatch with a span along an axis in mm over the
     towers' noise."""
 
-    def __init__(self, card: CardDetection, tower_pixels: np.ndarray, height: float,
-                 starts: np.ndarray, ends: np.ndarray, expected: np.ndarray) -> None:
-        self.card, self.tower_pixels, self.height = card, tower_pixels, height
-        self.starts, self.ends, self.expected = starts, ends, expected
+    def __init__(self, card: CardDetection, spans: CastleSpans) -> None:
+        self.card, self.spans = card, spans
         self.card_noise = max(CARD_NOISE_PX, card.reprojection_px)
 
     def initial(self) -> np.ndarray:
         pose = self.card.pose
         lens = pose.lens
-        axis = axis_angle(self._wall_vectors(pose))
+        axis = self.spans.axis(pose)
         return np.concatenate([[0.0, float(lens.distortion[0])], pose.rvec.ravel(), pose.tvec.ravel(), [axis]])
 
     def scales(self) -> np.ndarray:
@@ -139,41 +134,69 @@ class _CastleFit:
         lens = Lens(matrix, distortion, start.image_size)
         return CameraPose(lens, np.asarray(params[2:5], np.float64), np.asarray(params[5:8], np.float64))
 
-    def _wall_vectors(self, pose: CameraPose) -> np.ndarray:
-        mapped = pose.table_point(self.tower_pixels, self.height)
-        return mapped[self.ends] - mapped[self.starts]
-
-    def _wall_misfit(self, params: np.ndarray) -> np.ndarray:
-        return wall_misfit(self._wall_vectors(self.pose(params)), params[8], self.expected)
-
     def castle_error(self, params: np.ndarray) -> float:
-        return float(np.median(np.linalg.norm(self._wall_misfit(params), axis=1)))
+        return self.spans.error(self.pose(params), params[8])
 
     def residuals(self, params: np.ndarray) -> np.ndarray:
         pose = self.pose(params)
         card = (pose.project(self.card.table_points) - self.card.image_points).ravel() / self.card_noise
-        walls = self._wall_misfit(params).ravel() / TOWER_NOISE_MM
+        walls = self.spans.misfit(pose, params[8]).ravel() / TOWER_NOISE_MM
         # Seen from nearly straight above, the focal length hardly changes the castle: it stays near the card's.
         residuals = np.concatenate([card, walls, [params[0] / FOCAL_PRIOR]])
         # A trial lens may send a tower's ray to the horizon: a huge misfit, not a failure.
         return np.nan_to_num(residuals, nan=MISFIT_CAP, posinf=MISFIT_CAP, neginf=-MISFIT_CAP)
 
 
-def axis_angle(vectors: np.ndarray) -> float:
-    """The castle's axis (radians, modulo 90°) that wall vectors (n, 2) mm run along, on average."""
-    angles = np.arctan2(vectors[:, 1], vectors[:, 0])
-    return math.atan2(np.sin(4 * angles).sum(), np.cos(4 * angles).sum()) / 4
+@dataclass(frozen=True)
+class CastleSpans:
+    """The castle's walls joining two towers, as the fits of a camera to the castle weigh them: the towers
+    where the photo shows them (half a tower up, through the pose they were read with), and each wall's
+    two towers and the span it should have (mm)."""
 
+    tower_pixels: np.ndarray
+    height: float
+    starts: np.ndarray
+    ends: np.ndarray
+    expected: np.ndarray
 
-def wall_misfit(vectors: np.ndarray, axis: float, expected: np.ndarray) -> np.ndarray:
-    """Each wall's (along-axis length error, across-axis offset) in mm, for walls from tower to tower
-    (`vectors`, mm) that should run along the axes at angle `axis` (radians), `expected` mm long."""
-    c, s = math.cos(axis), math.sin(axis)
-    u = np.column_stack([c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]])
-    along_x = np.abs(u[:, 0]) >= np.abs(u[:, 1])
-    major = np.where(along_x, np.abs(u[:, 0]), np.abs(u[:, 1]))
-    minor = np.where(along_x, u[:, 1], u[:, 0])
-    return np.column_stack([major - expected, minor])
+    @classmethod
+    def of(cls, pose: CameraPose, towers: list[TowerReading], walls: list[WallReading],
+           profile: PieceProfile) -> CastleSpans:
+        joined = [w for w in walls if w.end is not None]
+        height = profile.tower_height * 0.5
+        positions = np.array([t.position for t in towers], float).reshape(-1, 2)
+        pixels = pose.project(positions, height) if len(positions) else positions
+        return cls(pixels, height, np.array([w.start for w in joined], int), np.array([w.end for w in joined], int),
+                   np.array([profile.dimensions.centre_spacing(w.kind) for w in joined], float))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def vectors(self, pose: CameraPose) -> np.ndarray:
+        """Each wall from tower to tower (mm) on the table, seen through `pose`."""
+        mapped = pose.table_point(self.tower_pixels, self.height)
+        return mapped[self.ends] - mapped[self.starts]
+
+    def axis(self, pose: CameraPose) -> float:
+        """The castle's axis (radians, modulo 90°) its walls run along through `pose`, on average."""
+        vectors = self.vectors(pose)
+        angles = np.arctan2(vectors[:, 1], vectors[:, 0])
+        return math.atan2(np.sin(4 * angles).sum(), np.cos(4 * angles).sum()) / 4
+
+    def misfit(self, pose: CameraPose, axis: float) -> np.ndarray:
+        """Each wall's (along-axis length error, across-axis offset) in mm through `pose`, the castle's
+        axes at angle `axis` (radians)."""
+        vectors = self.vectors(pose)
+        c, s = math.cos(axis), math.sin(axis)
+        u = np.column_stack([c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]])
+        along_x = np.abs(u[:, 0]) >= np.abs(u[:, 1])
+        major = np.where(along_x, np.abs(u[:, 0]), np.abs(u[:, 1]))
+        minor = np.where(along_x, u[:, 1], u[:, 0])
+        return np.column_stack([major - self.expected, minor])
+
+    def error(self, pose: CameraPose, axis: float) -> float:
+        """The walls' median misfit (mm) through `pose`."""
+        return float(np.median(np.linalg.norm(self.misfit(pose, axis), axis=1)))
 
 
 def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:
