@@ -246,9 +246,9 @@ class CastellanReader:
         are left out, and the notes say so: a keep stands in the courtyard it claims, and a die by the
         castle carves much like a keep seen from above but is smaller."""
         report = score_board(self._board(reading), self.profile.dimensions)
-        claiming = {(k.x, k.y) for yard in report.courtyards for k in yard.keeps}
-        small_outside = [k for k in reading.keeps
-                         if (round(k.x, 1), round(k.y, 1)) not in claiming and k.area_share < SMALL_KEEP_AREA_SHARE]
+        claiming = {k for yard in report.courtyards for k in yard.keeps}
+        small_outside = [read for read, placed in zip(reading.keeps, report.board.keeps, strict=True)
+                         if placed not in claiming and read.area_share < SMALL_KEEP_AREA_SHARE]
         if not small_outside:
             return
         reading.keeps = [k for k in reading.keeps if k not in small_outside]
@@ -417,15 +417,17 @@ class CastellanReader:
                 timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
         """A reading without the card seen again through the tilt its castle's walls suggest (each tilt
         fitted to the reading before), while that makes more sense of the castle."""
+        score = self._coherence(reading)
         for n in range(NO_CARD_TILT_ROUNDS):
             stand_in = castle_pose(reading.card, reading.towers, reading.walls, self.profile)
             if stand_in is None:
                 break
             self._say(f"no reference card: reading the castle through the tilt its walls suggest ({n + 1})")
             small, tilted = self._first_look(image, focal_35mm, stand_in, 0, timings)
-            if self._coherence(tilted) <= self._coherence(reading):
+            tilted_score = self._coherence(tilted)
+            if tilted_score <= score:
                 break
-            image, reading = small, tilted
+            image, reading, score = small, tilted, tilted_score
         return image, reading
 
     def _coherence(self, reading: PhotoReading) -> float:
