@@ -559,10 +559,30 @@ def test_grey_tinted_by_another_light_than_the_cards_is_plastic_only_in_the_mixe
     image[10:30, 35:50] = [0.85, 0.68, 0.62]  # ... 0.27
     feats = colour_features(image)
     not_table = np.zeros(image.shape[:2], np.float32)
-    usual, mixed = (grey_mask(feats, not_table, max_saturation=look.grey_saturation) for look in (LOOKS[0], LOOKS[-1]))
+    mixed_light = next(look for look in LOOKS if look.name == "grey tinted by mixed light")
+    usual, mixed = (grey_mask(feats, not_table, max_saturation=look.grey_saturation)
+                    for look in (LOOKS[0], mixed_light))
     assert usual[10:30, 10:25].all() and not usual[10:30, 35:50].any()
     assert mixed[10:30, 10:25].all() and mixed[10:30, 35:50].all()
     assert not mixed[:, 27:33].any()  # the table stays table
+
+
+def test_dark_sides_of_grey_are_plastic_in_their_look_and_a_cast_shadow_is_not():
+    """A wall's side turned from the sun, lit by the sky alone: 5 % of the card's white and bluish in card
+    units (saturation 0.35). The table's shadow beside it is as dark but keeps the table's colour."""
+    from tablesight.vision.castellan.reader import LOOKS
+    from tablesight.vision.segmentation import colour_features, grey_mask
+
+    image = np.tile(np.array([0.1, 0.3, 0.45], np.float32), (40, 60, 1))  # a brown table
+    image[10:30, 10:25] = [0.065, 0.05, 0.042]  # the dark, bluish side of a grey wall
+    image[10:30, 35:50] = [0.005, 0.04, 0.09]  # the table in the wall's shadow: as dark, still brown
+    feats = colour_features(image)
+    not_table = np.zeros(image.shape[:2], np.float32)
+    dark_look = next(look for look in LOOKS if look.dark_sides)
+    usual = grey_mask(feats, not_table)
+    dark = grey_mask(feats, not_table, max_saturation=dark_look.grey_saturation, dark_sides=True)
+    assert not usual[10:30, 10:25].any() and dark[10:30, 10:25].all()
+    assert not dark[10:30, 35:50].any() and not dark[:, 27:33].any()
 
 
 def _towers_only(count: int):

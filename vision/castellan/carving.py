@@ -58,7 +58,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                     outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
                     shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
                     window: tuple[int, int, int, int] | None = None,
-                    grey_saturation: float = MAX_GREY_SATURATION,
+                    grey_saturation: float = MAX_GREY_SATURATION, dark_sides: bool = False,
                     keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
@@ -86,8 +86,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
-    by_colour = _closed(grey_mask(feats, table_like, max_saturation=grey_saturation).astype(np.uint8) * 255,
-                        MERLON_GAP_MM / mm_per_pixel)
+    by_colour = grey_mask(feats, table_like, max_saturation=grey_saturation, dark_sides=dark_sides)
+    by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
     by_step = stands_out(feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)

@@ -33,6 +33,7 @@ class Look:
     # The planes below a piece's top that its body is carved on, as shares of its height (`carve_heights`).
     lower_shares: tuple[float, ...] = (0.25, 0.5)
     grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
+    dark_sides: bool = False  # grey plastic's darkest sides, tinted by the shade's light, too (`grey_mask`)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
         """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
@@ -54,7 +55,8 @@ LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("deep shade taken for plastic", deep_shade_is_plastic=True),
          Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True,
               lower_shares=(0.6, 0.7)),
-         Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION))
+         Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION),
+         Look("dark sides taken for plastic", dark_sides=True))
 
 
 def misfits(reading: PhotoReading, report: Report | None) -> int:

@@ -202,7 +202,8 @@ class CastellanReader:
                 raw_classes = classify_pixels(view, table, photo=image, ink_level=ink,
                                               shadows_are_table=look.shadows_are_table,
                                               deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
-                                              grey_saturation=look.grey_saturation, keeps=keeps)
+                                              grey_saturation=look.grey_saturation, dark_sides=look.dark_sides,
+                                              keeps=keeps)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
