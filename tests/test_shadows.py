@@ -96,3 +96,18 @@ def test_a_keeps_shadow_weighs_in_where_its_lean_cannot_but_one_odd_shadow_decid
     # A shadow far darker than any double's is as likely another shadow: it cannot outweigh a clear lean.
     clear_single = decide_doubles([keep(4.0, lean=0.0, span=20.0)])[0]
     assert not clear_single.double and clear_single.double_certain
+
+
+def test_under_a_high_light_a_keeps_turn_tells_where_only_a_doubles_shadow_falls():
+    """A quarter of a mm of shadow per mm of height: whatever a keep's turn, a single's shadow may reach
+    as far as a double's, and nothing is measured. Knowing the turn (the square it carves), the table
+    a double alone shades is drawn exactly, and tells the two apart."""
+    high = np.array([0.25, 0.12])
+    single, double = (164.0, 164.0), (164.0, 292.0)
+    towers, walls, log_table, free = _castle_on_a_lit_table({single: False, double: True}, light=high)
+    shadows = find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE)
+    usable = free & ~grey_shadows(shadows, towers, walls, PROFILE)
+    assert double_shadow_share(shadows, usable, np.array(double), [np.array(single)], PROFILE) is None
+    single_share, _ = double_shadow_share(shadows, usable, np.array(single), [np.array(double)], PROFILE, turn=0.0)
+    double_share, _ = double_shadow_share(shadows, usable, np.array(double), [np.array(single)], PROFILE, turn=0.0)
+    assert single_share < 0.25 < 0.75 < double_share

@@ -73,6 +73,7 @@ class KeepReading:
     shadow_share: float | None = None
     shadow_noise: float = 0.0
     area_share: float = 1.0  # the area carved on the keep's body planes, in keep sides² (a keep seen whole: ~1.3)
+    turn: float | None = None  # radians from the table's x axis to a side of its square (0–90°), if carved square
 
 
 @dataclass(frozen=True)
@@ -102,22 +103,23 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
     found = []
     for index, colour in enumerate(planes.colours, start=1):
-        centres, areas = _keep_centres(view, planes, index, region, profile)
+        centres, areas, turns = _keep_centres(view, planes, index, region, profile)
         if not centres:
             continue
         # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
         _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
-        for n, (centre, area) in enumerate(zip(centres, areas, strict=True)):
+        for n, (centre, area, turn) in enumerate(zip(centres, areas, turns, strict=True)):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others), area_share=area))
+            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others),
+                                 area_share=area, turn=turn))
     return found
 
 
 def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
-                  profile: PieceProfile) -> tuple[list[np.ndarray], list[float]]:
-    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, and the area
-    each carves (in keep sides²): blobs of a keep's size that carve square, and the parts of blobs
-    joining two or three keeps (`_joined_keeps`)."""
+                  profile: PieceProfile) -> tuple[list[np.ndarray], list[float], list[float | None]]:
+    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, the area
+    each carves (in keep sides²) and its turn (`_square_turn`; None for a part of a joined blob): blobs
+    of a keep's size that carve square, and the parts of blobs joining two or three keeps (`_joined_keeps`)."""
     side = profile.dimensions.keep_side
     side_px = side * region.px_per_mm
     min_area = 0.3 * side_px ** 2
@@ -127,7 +129,7 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     # margin of empty pixels so that the opening erodes blobs at its edge as it would in the whole region.
     bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
     if bw == 0 or bh == 0:
-        return [], []
+        return [], [], []
     height, width = planes.body[0].shape
     bx, by = max(0, bx - 2), max(0, by - 2)
     bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
@@ -135,7 +137,7 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     solid = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_OPEN, opening)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-    centres, areas = [], []
+    centres, areas, turns = [], [], []
     for i in range(1, count):
         x, y, w, h = stats[i, :4]
         area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + [bx + 0.5, by + 0.5])
@@ -146,13 +148,22 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
                 and square_enough(blob):
             centres.append(centre)
             areas.append(float(area / side_px ** 2))
+            turns.append(_square_turn(blob))
             continue
         for part, part_area in _joined_keeps(blob, side_px, min_area):
             part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
             if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
                 centres.append(part_centre)
                 areas.append(float(part_area / side_px ** 2))
-    return centres, areas
+                turns.append(None)
+    return centres, areas, turns
+
+
+def _square_turn(blob: np.ndarray) -> float:
+    """The turn (radians, 0 to π/2) of the square a keep carves: its smallest enclosing rectangle's."""
+    ys, xs = np.nonzero(blob)
+    (_, _), (_, _), angle = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    return math.radians(angle % 90.0)
 
 
 def _joined_keeps(blob: np.ndarray, side_px: float, min_area: float) -> list[tuple[np.ndarray, float]]:

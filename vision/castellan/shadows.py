@@ -38,6 +38,7 @@ STRIP_HALF_WIDTH_MM = 7.0  # across the shadow: within a keep's inscribed half-s
 KEEP_CIRCUMRADIUS_SHARE = math.sqrt(2) / 2
 LEAN_DECIDES_MM = 12.0  # a single's and a double's lean this far apart tell them apart without shadows
 SHADOW_MARGIN_MM = 3.0  # other pieces' shadows are widened this much: the light's offset is an estimate
+TURNED_MARGIN_MM = 2.0  # a turned keep's shadows are drawn to this: its place, turn and the light are estimates
 
 
 @dataclass(frozen=True)
@@ -199,28 +200,22 @@ def _in_keep_shadows(points: np.ndarray, keeps: list[np.ndarray], v: np.ndarray,
 
 
 def double_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.ndarray, others: list[np.ndarray],
-                        profile: PieceProfile) -> tuple[float, float] | None:
+                        profile: PieceProfile, turn: float | None = None) -> tuple[float, float] | None:
     """How dark the stretch of table a double keep at `centre` would shade and a single would not is,
     as a share of the shadows' depth (0 lit, as a single leaves it; 1 shaded, as a double does), with
     its noise in the same shares; None where too little of that stretch is seen clear of other shadows.
-    `usable`: table seen, clear of plastic and of the grey pieces' shadows; `others`: the other keeps."""
+    `usable`: table seen, clear of plastic and of the grey pieces' shadows; `others`: the other keeps;
+    `turn`: the keep's turn (radians), if known: the two shadows are then drawn as they fall."""
     v = shadows.offset
-    reach = float(np.linalg.norm(v))
-    if reach < 1e-3:
+    if float(np.linalg.norm(v)) < 1e-3:
         return None
-    u = v / reach
-    half = profile.dimensions.keep_side / 2
-    body, top = profile.keep_height - profile.keep_roof_height, profile.keep_height
-    # Beyond a single's shadow whatever the keep's turn (its body's corners, its roof's apex), and within
-    # a double's (its upper body's shadow, as wide as the keep's inscribed square).
-    start = max(body * reach + KEEP_CIRCUMRADIUS_SHARE * 2 * half, top * reach) + 1.5
-    stop = (2 * top - profile.keep_roof_height) * reach + half - 3.0
-    if stop - start < 3.0:
+    if turn is None:
+        points, step = _stretch_any_turn(centre, v, profile, shadows.region)
+    else:
+        points, step = _stretch_turned(centre, v, turn, profile, shadows.region)
+    if points is None:
         return None
     region = shadows.region
-    step = 0.5 / region.px_per_mm
-    s, w = np.meshgrid(np.arange(start, stop, step), np.arange(-STRIP_HALF_WIDTH_MM, STRIP_HALF_WIDTH_MM, step))
-    points = centre + s[..., None] * u + w[..., None] * np.array([-u[1], u[0]])
     values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
     seen &= ~_in_keep_shadows(points, others, v, profile)
     seen_mm2 = seen.sum() * step * step
@@ -233,6 +228,64 @@ def double_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.nda
     cells = seen_mm2 / CELL_MM2
     noise = math.hypot(shadows.noise / abs(shadows.depth) / math.sqrt(cells), MODEL_NOISE)
     return share, noise
+
+
+def _stretch_any_turn(centre: np.ndarray, v: np.ndarray, profile: PieceProfile,
+                      region: Region) -> tuple[np.ndarray | None, float]:
+    """Table points (mm, a grid `step` apart) beyond a single keep's shadow whatever its turn (its body's
+    corners, its roof's apex), and within a double's (its upper body's shadow, as wide as the keep's
+    inscribed square); None where there is no such stretch."""
+    reach = float(np.linalg.norm(v))
+    u = v / reach
+    half = profile.dimensions.keep_side / 2
+    body, top = profile.keep_height - profile.keep_roof_height, profile.keep_height
+    start = max(body * reach + KEEP_CIRCUMRADIUS_SHARE * 2 * half, top * reach) + 1.5
+    stop = (2 * top - profile.keep_roof_height) * reach + half - 3.0
+    step = 0.5 / region.px_per_mm
+    if stop - start < 3.0:
+        return None, step
+    s, w = np.meshgrid(np.arange(start, stop, step), np.arange(-STRIP_HALF_WIDTH_MM, STRIP_HALF_WIDTH_MM, step))
+    return centre + s[..., None] * u + w[..., None] * np.array([-u[1], u[0]]), step
+
+
+def _stretch_turned(centre: np.ndarray, v: np.ndarray, turn: float, profile: PieceProfile,
+                    region: Region) -> tuple[np.ndarray | None, float]:
+    """Table points (mm) a double keep turned by `turn` shades and a single does not, TURNED_MARGIN_MM
+    within the one and beyond the other (the keep's place, turn and the light are estimates); each
+    shadow is its square swept along the light up to its body's top, then to its roof's apex."""
+    half, roof = profile.dimensions.keep_side / 2, profile.keep_roof_height
+    e1, e2 = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
+    square = centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
+
+    def shadow(top: float) -> np.ndarray:
+        return np.vstack([square, square + (top - roof) * v, centre + top * v])
+
+    single, double = shadow(profile.keep_height), shadow(2 * profile.keep_height)
+    step = 0.5 / region.px_per_mm
+    lo, hi = double.min(axis=0), double.max(axis=0)
+    xs, ys = np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)
+    if len(xs) < 2 or len(ys) < 2:
+        return None, step
+    points = np.stack(np.meshgrid(xs, ys), axis=-1)
+    inside = (_hull_depth(points, double) >= TURNED_MARGIN_MM) & (_hull_depth(points, single) <= -TURNED_MARGIN_MM)
+    if not inside.any():
+        return None, step
+    return points[inside], step
+
+
+def _hull_depth(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """How far (mm) each point lies inside the convex hull of `corners` (negative: outside, the distance
+    to the nearest edge's line beyond it; a lower bound on the true distance near the hull's corners)."""
+    hull = cv2.convexHull(corners.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    ring = np.vstack([hull, hull[:1]])
+    edges = np.diff(ring, axis=0)
+    # Inward normals: the hull from cv2 runs one way round; the centroid lies on the inner side.
+    normals = np.column_stack([-edges[:, 1], edges[:, 0]]) / np.linalg.norm(edges, axis=1, keepdims=True)
+    inner = hull.mean(axis=0)
+    flip = np.sign(np.sum((inner - hull) * normals, axis=1))
+    normals *= flip[:, None]
+    depths = np.einsum("...ke,ke->...k", points[..., None, :] - hull, normals)
+    return depths.min(axis=-1)
 
 
 def _lit_level(shadows: CastShadows, usable: np.ndarray, centre: np.ndarray, reach_mm: float = 50.0) -> float | None:
@@ -267,6 +320,6 @@ def with_shadow_evidence(keeps: list[KeepReading], view: TableView, grey: np.nda
     out = []
     for i, keep in enumerate(keeps):
         others = [c for j, c in enumerate(centres) if j != i]
-        measured = double_shadow_share(shadows, usable, centres[i], others, profile)
+        measured = double_shadow_share(shadows, usable, centres[i], others, profile, keep.turn)
         out.append(keep if measured is None else replace(keep, shadow_share=measured[0], shadow_noise=measured[1]))
     return out
