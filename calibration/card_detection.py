@@ -339,6 +339,19 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     return CardDetection(ids, pixels, table, homography, pose, source, float(np.median(residual)), white, black)
 
 
+def through_focal(card: CardDetection, focal: float) -> CardDetection:
+    """The same card seen through a lens of another focal length (the rest of the lens kept): its pose
+    solved again from its corners. For a card whose own focal length reading is in doubt."""
+    lens = card.pose.lens
+    matrix = lens.matrix.copy()
+    matrix[0, 0] = matrix[1, 1] = focal
+    lens = Lens(matrix, lens.distortion, lens.image_size)
+    pose = _solve_pose(lens, card.table_points, card.image_points)
+    homography, _ = cv2.findHomography(card.table_points, lens.undistort_points(card.image_points))
+    residual = np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)
+    return replace(card, pose=pose, homography=homography, reprojection_px=float(np.median(residual)))
+
+
 def _lens_from_card(table: np.ndarray, pixels: np.ndarray, size: tuple[int, int],
                     focal_35mm: float | None) -> tuple[Lens, str]:
     fallback = Lens.pinhole(default_focal(size, focal_35mm), size)

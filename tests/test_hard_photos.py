@@ -53,6 +53,15 @@ def test_walls_whose_sides_face_away_from_the_sun_are_read_from_their_dark_sides
     assert counts["short"]["tp"] + counts["long"]["tp"] >= 48
 
 
+def test_a_castle_lost_through_the_cards_focal_length_is_found_through_another():
+    """Grey pieces on a pale table at 16° tilt (seed 7300, photo-024). The card puts the focal length at
+    0.8 of the true one; through it the castle is carved apart and nothing was read (one stray tower).
+    Read again through other focal lengths, the one making most sense of a castle finds it, and says so."""
+    counts, reading = _read_against_truth(HERE / "data" / "low-tilt-focal-off.jpg")
+    assert any("focal length read from the card" in note for note in reading.notes)
+    assert counts["tower"]["tp"] >= 10 and counts["tower"]["fp"] <= 4
+
+
 def test_a_keep_seen_without_any_tower_is_no_castle_and_the_photo_is_seen_again_whole():
     """An early castle (7 towers) darker than a pale table in daylight: seen the usual way, only a stray
     keep-coloured die beside the card is read. A keep alone is no castle, so the looks that take deep
