@@ -112,7 +112,7 @@ class CastellanReader:
         self._say("reading the pieces")
         small, first = self._first_look(image, focal_35mm, card, refinements, timings)
         reading = self._looked_again(small, focal_35mm, first, timings)
-        if self.lens is None and self._muddled(reading):
+        if self.lens is None and card.seen and self._muddled(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
