@@ -261,7 +261,7 @@ def _stretch_turned(centre: np.ndarray, v: np.ndarray, turn: float, profile: Pie
         return np.vstack([square, square + (top - roof) * v, centre + top * v])
 
     single, double = shadow(profile.keep_height), shadow(2 * profile.keep_height)
-    step = 0.5 / region.px_per_mm
+    step = 1.0 / region.px_per_mm  # a sample a pixel: the stretch is bigger than the strip above
     lo, hi = double.min(axis=0), double.max(axis=0)
     xs, ys = np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)
     if len(xs) < 2 or len(ys) < 2:
