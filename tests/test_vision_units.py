@@ -221,6 +221,27 @@ def test_the_castle_is_the_thin_grey_not_a_bigger_broad_patch():
     assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 265, 265)
 
 
+def test_a_castle_read_in_two_parts_is_one_castle_but_a_smaller_patch_apart_is_not():
+    """A stretch of the castle lost (a keep's shadow taken for table) leaves two big parts a short gap
+    apart: both are the castle. A smaller patch of thin grey (table texture) beside it is not."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import _castle_box
+
+    coarse = Region(0.0, 0.0, 1600.0, 800.0, 0.5)  # 800 × 400 pixels
+    pieces = np.zeros((400, 800), np.uint8)
+
+    def walls(x0: int, x1: int, y0: int, y1: int) -> None:  # walls 5 px (10 mm) wide, 32 px (64 mm) apart
+        for x in range(x0, x1 + 1, 32):
+            pieces[y0:y1, x:x + 5] = 1
+        for y in range(y0, y1 + 1, 32):
+            pieces[y:y + 5, x0:x1] = 1
+
+    walls(100, 260, 100, 260)
+    walls(330, 450, 100, 260)  # the castle's other part, 70 px (140 mm) on: more than a joining gap
+    walls(560, 600, 100, 140)  # thin grey patches a quarter of the castle's size, as far again
+    assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 450, 265)
+
+
 def test_a_bright_keep_on_a_dark_table_is_not_table_but_the_tables_shadow_is():
     from tablesight.vision.segmentation import TableModel, colour_features
 

@@ -38,6 +38,7 @@ from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
 NEAR_CASTLE_MM = 60.0
+CASTLE_PART_SHARE = 0.5  # a part of the castle read apart from the rest holds at least this share of its grey
 BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
 PINHOLE_MM2 = 60.0  # enclosed holes smaller than this in a carved solid are filled (a wall is 10 mm thick)
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
@@ -273,6 +274,23 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
 
 
 
+def _castle_parts(labels: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:
+    """The groups (labels) making up the castle: the one with most grey, and any other holding at least
+    CASTLE_PART_SHARE of its grey whose box lies within two joining distances (`near_px`) of its box. A
+    castle read with a stretch of it lost (a keep's shadow, a shade the colours took for table) falls
+    apart into big parts close together; a cup or a box is broad, table texture specks."""
+    main = int(np.argmax(area))
+    big = np.flatnonzero(area >= CASTLE_PART_SHARE * area[main])
+    boxes = {i: cv2.boundingRect((labels == i).astype(np.uint8)) for i in big}
+    mx, my, mw, mh = boxes[main]
+    parts = [main]
+    for i, (x, y, w, h) in boxes.items():
+        gap = max(x - (mx + mw), mx - (x + w), y - (my + mh), my - (y + h), 0)
+        if i != main and gap <= 2 * near_px:
+            parts.append(int(i))
+    return parts
+
+
 def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
                 all_parts: bool) -> tuple[int, int, int, int] | None:
     """Pixel box of the castle on a coarse mask of grey pieces. The castle is one whole of many thin
@@ -300,7 +318,7 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     count, labels = cv2.connectedComponents(joined, connectivity=8)
     area = np.bincount(labels[counted > 0], minlength=count)
     area[0] = 0
-    chosen = np.flatnonzero(area >= min_area) if all_parts else [int(np.argmax(area))]
+    chosen = np.flatnonzero(area >= min_area) if all_parts else _castle_parts(labels, area, size)
     if not len(chosen) or area[chosen].max() < min_area:
         return None
     ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))
