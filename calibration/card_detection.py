@@ -62,6 +62,11 @@ class CardDetection:
         return replace(self, image_points=self.image_points * factor, homography=scale @ self.homography,
                        pose=CameraPose(lens, self.pose.rvec, self.pose.tvec))
 
+    def seen_through(self, pose: CameraPose) -> CardDetection:
+        """The same detection through another camera pose (and its lens), its homography to match."""
+        homography, _ = cv2.findHomography(self.table_points, pose.lens.undistort_points(self.image_points))
+        return replace(self, pose=pose, homography=homography)
+
     def mm_per_pixel(self) -> float:
         """Table millimetres per image pixel near the card (for sizing image operations)."""
         pts = self.table_points
@@ -347,9 +352,8 @@ def through_focal(card: CardDetection, focal: float) -> CardDetection:
     matrix[0, 0] = matrix[1, 1] = focal
     lens = Lens(matrix, lens.distortion, lens.image_size)
     pose = _solve_pose(lens, card.table_points, card.image_points)
-    homography, _ = cv2.findHomography(card.table_points, lens.undistort_points(card.image_points))
     residual = np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)
-    return replace(card, pose=pose, homography=homography, reprojection_px=float(np.median(residual)))
+    return replace(card.seen_through(pose), reprojection_px=float(np.median(residual)))
 
 
 def _lens_from_card(table: np.ndarray, pixels: np.ndarray, size: tuple[int, int],

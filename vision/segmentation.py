@@ -28,6 +28,7 @@ MAX_GREY_SATURATION = 0.2
 # Grey pieces on a pale table of their own colour are about a stop darker than it; the shade between
 # walls is about half a stop (seed 1818, photo-014: 1.0 and 0.54).
 DEEP_SHADE_STOPS = 0.5
+MIN_GREY_VALUE = 0.07  # card-normalised brightness below which a pixel's colour is mostly noise
 # A grey piece's sides turned from a lamp or the sun can be a few % of the card's white (seed 7100,
 # photo-005: 4–8 %), lit only by the room's or the sky's light, bluer than the card's: their saturation
 # in card units is that colour and noise, an absolute chroma of about this over their value.
@@ -267,11 +268,10 @@ def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: fl
     """Grey plastic: unsaturated (below `max_saturation`), not too dark, and a colour the table around the
     card does not have. `dark_sides`: down to DARKEST_GREY, allowing the darker pixels the chroma their
     noise (and the shade's own light, bluer than the card's) gives them (DARK_CHROMA)."""
-    if not dark_sides:
-        return (feats.saturation < max_saturation) & (feats.value > 0.07) & (table_like < table_threshold)
-    allowance = DARK_CHROMA / np.maximum(feats.value, DARKEST_GREY)
-    return ((feats.saturation < max_saturation + allowance) & (feats.value > DARKEST_GREY)
-            & (table_like < table_threshold))
+    darkest, most_saturated = MIN_GREY_VALUE, max_saturation
+    if dark_sides:
+        darkest, most_saturated = DARKEST_GREY, max_saturation + DARK_CHROMA / np.maximum(feats.value, DARKEST_GREY)
+    return (feats.saturation < most_saturated) & (feats.value > darkest) & (table_like < table_threshold)
 
 
 def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like: np.ndarray,

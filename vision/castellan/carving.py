@@ -22,6 +22,7 @@ from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
     MAX_GREY_SATURATION,
+    MIN_GREY_VALUE,
     MIN_KEEP_SATURATION,
     ColourFeatures,
     TableLight,
@@ -91,7 +92,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
     by_step = stands_out(feats, table_hue, light, window,
-                         DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > 0.07)
+                         DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:
@@ -274,17 +275,16 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
 
 
 
-def _castle_parts(labels: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:
-    """The groups (labels) making up the castle: the one with most grey, and any other holding at least
-    CASTLE_PART_SHARE of its grey whose box lies within two joining distances (`near_px`) of its box. A
-    castle read with a stretch of it lost (a keep's shadow, a shade the colours took for table) falls
-    apart into big parts close together; a cup or a box is broad, table texture specks."""
+def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:
+    """The groups (labels, each with its box x, y, w, h) making up the castle: the one with most grey, and
+    any other holding at least CASTLE_PART_SHARE of its grey whose box lies within two joining distances
+    (`near_px`) of its box. A castle read with a stretch of it lost (a keep's shadow, a shade the colours
+    took for table) falls apart into big parts close together; a cup or a box is broad, table texture specks."""
     main = int(np.argmax(area))
-    big = np.flatnonzero(area >= CASTLE_PART_SHARE * area[main])
-    boxes = {i: cv2.boundingRect((labels == i).astype(np.uint8)) for i in big}
     mx, my, mw, mh = boxes[main]
     parts = [main]
-    for i, (x, y, w, h) in boxes.items():
+    for i in np.flatnonzero(area >= CASTLE_PART_SHARE * area[main]):
+        x, y, w, h = boxes[i]
         gap = max(x - (mx + mw), mx - (x + w), y - (my + mh), my - (y + h), 0)
         if i != main and gap <= 2 * near_px:
             parts.append(int(i))
@@ -315,10 +315,10 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
         broad = int(BROAD_SHARE * profile.dimensions.tower_diameter * coarse.px_per_mm) | 1
         counted = pieces & ~cv2.morphologyEx(pieces, cv2.MORPH_OPEN,
                                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (broad, broad)))
-    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     area = np.bincount(labels[counted > 0], minlength=count)
     area[0] = 0
-    chosen = np.flatnonzero(area >= min_area) if all_parts else _castle_parts(labels, area, size)
+    chosen = np.flatnonzero(area >= min_area) if all_parts else _castle_parts(stats[:, :4], area, size)
     if not len(chosen) or area[chosen].max() < min_area:
         return None
     ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))

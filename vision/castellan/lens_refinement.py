@@ -75,8 +75,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
     if card_error > card_limit or fit.castle_error(solved) > MIN_GAIN * before:
         return None
-    return replace(card, pose=pose, homography=_homography(pose, card),
-                   focal_source=card.focal_source if lens_known else "castle")
+    return replace(card.seen_through(pose), focal_source=card.focal_source if lens_known else "castle")
 
 
 def _solved(fit: _CastleFit, start: np.ndarray, k1_bounds: tuple[float, float],
@@ -197,8 +196,3 @@ class CastleSpans:
     def error(self, pose: CameraPose, axis: float) -> float:
         """The walls' median misfit (mm) through `pose`."""
         return float(np.median(np.linalg.norm(self.misfit(pose, axis), axis=1)))
-
-
-def _homography(pose: CameraPose, card: CardDetection) -> np.ndarray:
-    homography, _ = cv2.findHomography(card.table_points, pose.lens.undistort_points(card.image_points))
-    return homography

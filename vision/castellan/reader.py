@@ -129,7 +129,8 @@ class CastellanReader:
         so. (Tried for readings breaking many rules too, the most coherent reading was not always the
         right one: a sample at 40° tilt came out through a focal length further off than the card's.)"""
         look = next(look for look in LOOKS if look.deep_shade_is_plastic)
-        best, best_score = None, self._coherence(reading)
+        first_score = self._coherence(reading)
+        best, best_score = None, first_score
         for n, share in enumerate(OTHER_FOCALS):
             self._say(f"no castle seen through the card's lens: trying another focal length "
                       f"({n + 1}/{len(OTHER_FOCALS)})")
@@ -141,7 +142,7 @@ class CastellanReader:
         if best is None:
             return reading
         other = self._looked_again(best[0], focal_35mm, best[1], dict(timings))
-        if self._coherence(other) <= self._coherence(reading):
+        if self._coherence(other) <= first_score:
             return reading
         other.notes.append(f"no castle was seen through the focal length read from the card "
                            f"({card.pose.lens.focal:.0f} px): read through {other.card.pose.lens.focal:.0f} px")
