@@ -23,6 +23,10 @@ MIN_CORNERS = 6
 # but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
 MIN_PARTIAL_CORNERS = 4
 CLIPPED = 248.0
+# Ink this dark in a channel gives no usable colour of the light on its own: a level or two of noise or
+# JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
+# 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
+MIN_INK_LEVEL = 20.0
 SQUARES_CORNER_SLACK = 0.15  # share of a square a corner placed by the black squares may move when refined
 SQUARES_PLANE_SLACK = 0.03  # ... and off the homography through the others by this share
 SQUARES_ENLARGEMENTS, SQUARES_ENLARGED_MAX_SIDE = (2.0, 3.0), 4000
@@ -299,12 +303,14 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
 
 def _unclip_white(white: np.ndarray, black: np.ndarray) -> np.ndarray:
     """A paper white clipped in some channel (over-exposed) under-states that channel's light.
-    Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones."""
+    Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones. With
+    every channel clipped they are the only colour left, and they are used only if the ink is bright
+    enough to have any (MIN_INK_LEVEL); otherwise the paper is taken as neutral, as it shows."""
     clipped = white >= CLIPPED
     if not clipped.any() or np.any(black < 3):
         return white
-    if clipped.all():  # no channel left to compare with: the ink's ratios give the light's colour
-        return black / black.max() * white.max()
+    if clipped.all():
+        return black / black.max() * white.max() if np.all(black >= MIN_INK_LEVEL) else white
     scale = float(np.median(white[~clipped] / black[~clipped]))
     return np.where(clipped, np.maximum(white, black * scale), white)
 

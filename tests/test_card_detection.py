@@ -155,3 +155,18 @@ def test_a_focal_length_fitted_with_the_lens_bend_stays_one_a_camera_has():
     found = _distortion_from_card(start, table, pixels, fix_focal=False)
     assert plausible_focal(found.focal, size)
     assert abs(found.focal / doc["true_focal"] - 1) < 0.15
+
+
+def test_an_over_exposed_card_takes_the_lights_colour_from_its_ink_only_if_the_ink_shows_one():
+    """Paper clipped in every channel: the ink's channel ratios give the light's colour when the ink is
+    bright enough to carry one; a few levels of ink are mostly noise, and the paper is then taken as it
+    shows (neutral) rather than tinted by that noise."""
+    from tablesight.calibration.card_detection import _unclip_white
+
+    clipped = np.array([254.0, 254.0, 254.0])
+    tinted = _unclip_white(clipped, np.array([60.0, 52.0, 52.0]))
+    assert tinted[0] == 254.0 and np.allclose(tinted[1:], 254.0 * 52 / 60)
+    assert np.array_equal(_unclip_white(clipped, np.array([16.0, 17.0, 13.0])), clipped)
+    # One channel clipped: the others and the ink's ratios raise it, however dark the ink.
+    partly = _unclip_white(np.array([200.0, 220.0, 254.0]), np.array([10.0, 11.0, 14.0]))
+    assert partly[2] > 254.0 and np.array_equal(partly[:2], [200.0, 220.0])
