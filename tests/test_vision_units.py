@@ -749,3 +749,18 @@ def test_a_channel_the_camera_clipped_is_at_least_the_pixels_brightest_in_card_u
     assert lifted[2] >= lifted[:2].max() - 1e-6  # not cyan: red at least as bright as the others
     red_keep = np.array([[[40, 30, 255]]], np.uint8)  # red clipped too, but already the brightest
     assert np.allclose(view.normalised(red_keep)[0, 0], [40 / 180, 30 / 220, 255 / 300])
+
+
+def test_each_keep_colours_own_shades_are_that_colour_and_no_keeps_are_none():
+    """A set's or a camera's own shade of a keep colour (amber, yellowish green, teal) is still that colour;
+    crimson, orange, violet and magenta, which no keep is, are no keep colour at all."""
+    from tablesight.vision.segmentation import KEEP_HUES, in_keep_hue
+
+    def colours_of(hue: float) -> list[str]:
+        return [c for c in KEEP_HUES if in_keep_hue(np.array([hue % 180.0]), c)[0]]
+
+    shades = {"red": (-8.0, 0.0, 8.0), "yellow": (16.0, 25.0, 40.0), "green": (44.0, 60.0, 88.0),
+              "blue": (94.0, 110.0, 128.0)}
+    for colour, hues in shades.items():
+        assert all(colours_of(h) == [colour] for h in hues), colour
+    assert all(colours_of(h) == [] for h in (-15.0, 12.0, 138.0, 150.0))
