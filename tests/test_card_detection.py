@@ -159,14 +159,25 @@ def test_a_focal_length_fitted_with_the_lens_bend_stays_one_a_camera_has():
 
 def test_an_over_exposed_card_takes_the_lights_colour_from_its_ink_only_if_the_ink_shows_one():
     """Paper clipped in every channel: the ink's channel ratios give the light's colour when the ink is
-    bright enough to carry one; a few levels of ink are mostly noise, and the paper is then taken as it
-    shows (neutral) rather than tinted by that noise."""
+    bright enough to carry one; a few levels of ink are mostly noise, and tell nothing (None)."""
     from tablesight.calibration.card_detection import _unclip_white
 
     clipped = np.array([254.0, 254.0, 254.0])
     tinted = _unclip_white(clipped, np.array([60.0, 52.0, 52.0]))
     assert tinted[0] == 254.0 and np.allclose(tinted[1:], 254.0 * 52 / 60)
-    assert np.array_equal(_unclip_white(clipped, np.array([16.0, 17.0, 13.0])), clipped)
+    assert _unclip_white(clipped, np.array([16.0, 17.0, 13.0])) is None
     # One channel clipped: the others and the ink's ratios raise it, however dark the ink.
     partly = _unclip_white(np.array([200.0, 220.0, 254.0]), np.array([10.0, 11.0, 14.0]))
     assert partly[2] > 254.0 and np.array_equal(partly[:2], [200.0, 220.0])
+
+
+def test_a_contrasty_photo_with_paper_and_ink_both_clipped_takes_the_lights_colour_from_the_inks_edges(views):
+    """A phone's contrast curve can clip the paper to white and the ink to black in every channel: neither
+    says what colour the light is, but the blends where ink meets paper still do."""
+    image, _ = views[1]
+    bluish = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR).astype(np.float32) * np.array([1.0, 0.9, 0.8])
+    contrasty = np.clip((bluish - 128) * 1.8 + 128, 0, 255).astype(np.uint8)
+    found = find_card(contrasty)
+    assert found is not None
+    blue, green, red = found.white_bgr - found.black_bgr
+    assert blue > green * 1.05 and green > red * 1.05
