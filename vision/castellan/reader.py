@@ -59,6 +59,7 @@ from tablesight.vision.castellan.walls import (
     settled_towers,
     walls_behind_keeps,
 )
+from tablesight.vision.denoise import NOISY_LEVELS, quietened
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
@@ -102,11 +103,12 @@ class CastellanReader:
         the photo is read again with its colours seen another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
+            image, grain = quietened(image)  # grain moves the card's corners too (its focal length 10 % off)
             if card is None:
                 self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
         if card is None:
-            return self._read_without_card(image, focal_35mm, timings)
+            return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
         small, first = self._first_look(image, focal_35mm, card, refinements, timings)
         reading = self._looked_again(small, focal_35mm, first, timings)
@@ -114,7 +116,7 @@ class CastellanReader:
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
-        return reading
+        return _noted_grain(reading, grain)
 
     @staticmethod
     def _no_castle(reading: PhotoReading) -> bool:
@@ -575,6 +577,15 @@ def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndar
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (small.shape[1], small.shape[0])
     return small, card.scaled(size[0] / image.shape[1], size)
+
+
+def _noted_grain(reading: PhotoReading, grain: float) -> PhotoReading:
+    """The reading, with a note if the photo was smoothed for its grain (see `denoise`): last, as what the
+    user can do about it matters less than what was read (no card, a castle far from it)."""
+    if grain > NOISY_LEVELS:
+        reading.notes.append(f"the photo is grainy (about {grain:.0f} levels of noise) and was smoothed "
+                             f"before reading: more light or a lower ISO reads more surely")
+    return reading
 
 
 def _far_from_card(reading: PhotoReading) -> list[str]:
