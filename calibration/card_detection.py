@@ -23,7 +23,6 @@ MIN_CORNERS = 6
 # but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
 MIN_PARTIAL_CORNERS = 4
 CLIPPED = 248.0
-CLIPPED_SHARE = 0.4  # a channel is clipped where this share of the paper reaches CLIPPED
 # Ink this dark in a channel gives no usable colour of the light on its own: a level or two of noise or
 # JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
 # 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
@@ -302,25 +301,20 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     whites += [(x, rows * SQUARE_MM + 7.5) for x in np.linspace(10, cols * SQUARE_MM - 10, 12)]
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
-    paper = _colours(image, pose, whites)
-    white, black = _median(paper), _median(_colours(image, pose, blacks))
-    # A channel is clipped where a good part of the paper is: light falling off across the card (or a
-    # phone's sharpening) leaves the rest a little below, and the median just under the clip.
-    clipped = np.mean(paper >= CLIPPED, axis=0) >= CLIPPED_SHARE if len(paper) else white >= CLIPPED
-    unclipped = _unclip_white(white, black, clipped)
+    white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
+    unclipped = _unclip_white(white, black)
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
         light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
     return unclipped, black
 
 
-def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:
+def _unclip_white(white: np.ndarray, black: np.ndarray) -> np.ndarray | None:
     """A paper white clipped in some channel (over-exposed) under-states that channel's light.
     Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones. With
     every channel clipped they are the only colour left, and they are used only if the ink is bright
-    enough to have any (MIN_INK_LEVEL). None where the ink cannot tell. `clipped`: which channels are
-    (bool per channel; by default those whose white reaches CLIPPED)."""
-    clipped = white >= CLIPPED if clipped is None else np.asarray(clipped, bool)
+    enough to have any (MIN_INK_LEVEL). None where the ink cannot tell."""
+    clipped = white >= CLIPPED
     if not clipped.any():
         return white
     if np.any(black < 3) or (clipped.all() and np.any(black < MIN_INK_LEVEL)):
@@ -366,17 +360,14 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     return light / light.sum()
 
 
-def _colours(image: np.ndarray, pose: CameraPose, table_points: list) -> np.ndarray:
-    """The photo's colours (n × channels) at those of the table points it shows."""
+def _median_colour(image: np.ndarray, pose: CameraPose, table_points: list) -> np.ndarray:
     pixels = np.round(pose.project(np.array(table_points, dtype=np.float64))).astype(int)
     h, w = image.shape[:2]
     keep = (pixels[:, 0] >= 0) & (pixels[:, 0] < w) & (pixels[:, 1] >= 0) & (pixels[:, 1] < h)
-    channels = image.shape[2] if image.ndim == 3 else 1
-    return image[pixels[keep, 1], pixels[keep, 0]].reshape(-1, channels).astype(np.float64)
-
-
-def _median(colours: np.ndarray) -> np.ndarray:
-    return np.median(colours, axis=0) if len(colours) else np.full(colours.shape[1], np.nan)
+    if not keep.any():
+        return np.full(3, np.nan)
+    samples = image[pixels[keep, 1], pixels[keep, 0]].reshape(-1, image.shape[2] if image.ndim == 3 else 1)
+    return np.median(samples, axis=0).astype(np.float64)
 
 
 def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | None = None) -> CardDetection | None:

@@ -181,17 +181,3 @@ def test_a_contrasty_photo_with_paper_and_ink_both_clipped_takes_the_lights_colo
     assert found is not None
     blue, green, red = found.white_bgr - found.black_bgr
     assert blue > green * 1.05 and green > red * 1.05
-
-
-def test_a_channel_clipped_over_much_of_the_paper_counts_as_clipped_though_its_median_is_just_under(views):
-    """Light falling off across the card leaves part of an over-exposed channel just under the clip (and
-    a phone's sharpening can push its median there): it is still raised from the ink's ratios."""
-    from tablesight.calibration.card_detection import CLIPPED
-
-    image, _ = views[3]
-    grey = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR).astype(np.float32)
-    ramp = np.linspace(0.85, 1.15, grey.shape[1], dtype=np.float32)[None, :, None]  # the light falls off
-    warm = np.clip(grey * np.array([0.8, 0.9, 1.04], np.float32) * ramp, 0, 255).astype(np.uint8)
-    found = find_card(warm)
-    assert found is not None
-    assert found.white_bgr[2] > CLIPPED + 2  # the red paper's median here is 247, just under the clip
