@@ -751,16 +751,15 @@ def test_a_channel_the_camera_clipped_is_at_least_the_pixels_brightest_in_card_u
     assert np.allclose(view.normalised(red_keep)[0, 0], [40 / 180, 30 / 220, 255 / 300])
 
 
-def test_each_keep_colours_own_shades_are_that_colour_and_no_keeps_are_none():
-    """A set's or a camera's own shade of a keep colour (amber, yellowish green, teal) is still that colour;
-    crimson, orange, violet and magenta, which no keep is, are no keep colour at all."""
+def test_each_keep_colour_has_its_own_hues_and_colours_no_keep_is_have_none():
+    """Red wraps round the hue circle; orange, violet and magenta, which no keep is, are no keep colour."""
     from tablesight.vision.segmentation import KEEP_HUES, in_keep_hue
 
     def colours_of(hue: float) -> list[str]:
         return [c for c in KEEP_HUES if in_keep_hue(np.array([hue % 180.0]), c)[0]]
 
-    shades = {"red": (-8.0, 0.0, 8.0), "yellow": (16.0, 25.0, 40.0), "green": (44.0, 60.0, 88.0),
-              "blue": (94.0, 110.0, 128.0)}
+    shades = {"red": (-8.0, 0.0, 8.0), "yellow": (20.0, 25.0, 38.0), "green": (50.0, 60.0, 80.0),
+              "blue": (100.0, 110.0, 125.0)}
     for colour, hues in shades.items():
         assert all(colours_of(h) == [colour] for h in hues), colour
-    assert all(colours_of(h) == [] for h in (-15.0, 12.0, 138.0, 150.0))
+    assert all(colours_of(h) == [] for h in (-15.0, 14.0, 140.0, 150.0))
