@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
-from tablesight.calibration.card import SQUARE_MM, SQUARES, board_object_points, charuco_board
+from tablesight.calibration.card import BOARD_MM, SQUARE_MM, SQUARES, board_object_points, charuco_board
 from tablesight.calibration.card_squares import find_card_by_squares
 
 MIN_CORNERS = 6
@@ -333,8 +333,8 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     and paper both within EDGE_REACH_PX count: a hand or a piece over the card is not a blend. (Used only
     then: on the samples the blends' colour drifts with their brightness, and the ink's ratios, where
     they can be read, did better: 45 photos scored right against 40.)"""
-    cols, rows = SQUARES
-    corners = np.array([[0, 0], [cols * SQUARE_MM, 0], [cols * SQUARE_MM, rows * SQUARE_MM], [0, rows * SQUARE_MM]])
+    width, height = BOARD_MM
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]])
     outline = np.vstack([np.linspace(corners[i], corners[(i + 1) % 4], 12) for i in range(4)])
     pixels = pose.project(outline.astype(np.float64))
     h, w = image.shape[:2]

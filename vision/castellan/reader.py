@@ -103,7 +103,7 @@ class CastellanReader:
         the photo is read again with its colours seen another way (LOOKS; see `_looked_again`)."""
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
-            image, grain = quietened(image)  # grain moves the card's corners too (its focal length 10 % off)
+            image, grain = quietened(image)  # grain moves the card's corners too (its focal length 12 % off)
             if card is None:
                 self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
