@@ -23,6 +23,11 @@ MIN_CORNERS = 6
 # but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
 MIN_PARTIAL_CORNERS = 4
 CLIPPED = 248.0
+# A photo whose top level is not 255 (brightened down after clipping, a webcam's video range that ends at
+# 235) clips lower. A channel is taken as clipped there too when the paper is within this share of the
+# channel's top level in the photo and its paper/ink ratio falls this share short of another channel's:
+# paper and ink are both neutral, so their ratio is the same in every unclipped channel.
+NEAR_TOP_SHARE, RATIO_SHORTFALL = 0.95, 0.12
 # Ink this dark in a channel gives no usable colour of the light on its own: a level or two of noise or
 # JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
 # 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
@@ -302,19 +307,29 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
-    unclipped = _unclip_white(white, black)
+    top = image.reshape(-1, image.shape[2] if image.ndim == 3 else 1).max(axis=0).astype(np.float64)
+    unclipped = _unclip_white(white, black, _clipped_channels(white, black, top))
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
         light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
     return unclipped, black
 
 
-def _unclip_white(white: np.ndarray, black: np.ndarray) -> np.ndarray | None:
+def _clipped_channels(white: np.ndarray, black: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Channels whose paper is clipped: at 255's clip, or near the photo's own top level in a channel
+    whose paper/ink ratio falls short of another's (see NEAR_TOP_SHARE)."""
+    ratios = white / np.maximum(black, 1.0)
+    short = ratios < (1.0 - RATIO_SHORTFALL) * ratios.max()
+    return (white >= CLIPPED) | (short & (white >= NEAR_TOP_SHARE * top))
+
+
+def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:
     """A paper white clipped in some channel (over-exposed) under-states that channel's light.
     Paper and ink are both neutral, so the ink's channel ratios stand in for the clipped ones. With
     every channel clipped they are the only colour left, and they are used only if the ink is bright
-    enough to have any (MIN_INK_LEVEL). None where the ink cannot tell."""
-    clipped = white >= CLIPPED
+    enough to have any (MIN_INK_LEVEL). None where the ink cannot tell. `clipped` defaults to the
+    channels at 255's clip."""
+    clipped = white >= CLIPPED if clipped is None else clipped
     if not clipped.any():
         return white
     if np.any(black < 3) or (clipped.all() and np.any(black < MIN_INK_LEVEL)):

@@ -181,3 +181,16 @@ def test_a_contrasty_photo_with_paper_and_ink_both_clipped_takes_the_lights_colo
     assert found is not None
     blue, green, red = found.white_bgr - found.black_bgr
     assert blue > green * 1.05 and green > red * 1.05
+
+
+def test_a_card_clipped_below_255_is_still_taken_as_clipped():
+    """A photo darkened after it clipped, or a webcam's video range ending at 235, clips lower than 255.
+    A channel near the photo's own top whose paper/ink ratio falls short of the others' is clipped; a
+    channel whose ratio matches the others' is not, however near the top."""
+    from tablesight.calibration.card_detection import _clipped_channels
+
+    top = np.array([190.0, 235.0, 235.0])
+    white, black = np.array([150.0, 196.0, 228.0]), np.array([30.0, 39.0, 60.0])
+    assert list(_clipped_channels(white, black, top)) == [False, False, True]
+    assert not _clipped_channels(np.array([150.0, 196.0, 228.0]), np.array([30.0, 39.0, 45.0]), top).any()
+    assert not _clipped_channels(white, black, np.array([255.0, 255.0, 255.0])).any()
