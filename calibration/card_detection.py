@@ -16,6 +16,7 @@ import numpy as np
 
 from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card import BOARD_MM, SQUARE_MM, SQUARES, board_object_points, charuco_board
+from tablesight.calibration.card_completion import completed_corners
 from tablesight.calibration.card_squares import find_card_by_squares
 
 MIN_CORNERS = 6
@@ -145,6 +146,7 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         return None
     pixels, ids, markers, marker_ids = found
     square_px = _square_size_px(pixels, ids)
+    pixels, ids = completed_corners(grey, pixels, ids, square_px)
     # Stay inside the white margin around the corner: the markers start square/8 away.
     window = int(np.clip(square_px / 10, 2, 10))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.005)

@@ -83,8 +83,9 @@ def test_a_card_mostly_out_of_view_still_places_the_table(views):
     edge = image.copy()
     edge[:cut] = 110
     found = find_card(edge, lens=LENS)
-    assert found is not None and found.corner_count < 8
     seen = corners[:, 1] > cut + 5
+    # Only corners in view, however many of them the markers beside the edge gave.
+    assert found is not None and set(found.corner_ids) <= set(np.flatnonzero(seen))
     assert np.abs(found.table_to_image(board_object_points()[:, :2][seen]) - corners[seen]).max() < 2.0
 
 

@@ -1,0 +1,82 @@
+"""Completing a card found only in part: the card's other inner corners, placed through the corners found
+and refined on the photo where it shows them.
+
+On a soft or small card the markers' bits blur away and only a few markers are read, so only a few
+corners are found, and a pose (above all a focal length) from a few corners is poor. The corners
+themselves are saddles between two black squares, which blur does not move: where the found corners
+place the others, the photo still shows them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import board_object_points
+
+# A predicted corner is kept when refining moves it less than this share of a square, its cornerness
+# (smaller eigenvalue of the gradients around it) is at least this share of the found corners' median,
+# and it lies on the card's plane through all the corners within this share of a square.
+MOVE_SLACK, MIN_CORNERNESS_SHARE, PLANE_SLACK = 0.15, 0.3, 0.03
+
+
+def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, square_px: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """The found corners (pixels, ids) with the card's other corners added where the photo holds them."""
+    table = board_object_points()[:, :2]
+    if len(ids) >= len(table) or len(ids) < 4 or _in_a_line(table[ids]):
+        return pixels, ids
+    homography, _ = cv2.findHomography(table[ids], pixels)
+    if homography is None:
+        return pixels, ids
+    missing = np.setdiff1d(np.arange(len(table)), ids)
+    window = int(np.clip(square_px / 4, 2, 20))
+    predicted = cv2.perspectiveTransform(table[missing].reshape(-1, 1, 2), homography).reshape(-1, 2)
+    inside = _inside(predicted, grey.shape, window + 2)
+    missing, predicted = missing[inside], predicted[inside]
+    if not len(missing):
+        return pixels, ids
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.01)
+    refined = cv2.cornerSubPix(grey, predicted.reshape(-1, 1, 2).astype(np.float32).copy(), (window, window),
+                               (-1, -1), criteria).reshape(-1, 2).astype(np.float64)
+    cornerness, origin = _cornerness_around(grey, np.vstack([pixels, refined]), window)
+    found_level = float(np.median(_sampled(cornerness, pixels - origin)))
+    held = ((np.linalg.norm(refined - predicted, axis=1) < MOVE_SLACK * square_px)
+            & (_sampled(cornerness, refined - origin) >= MIN_CORNERNESS_SHARE * found_level))
+    if not held.any():
+        return pixels, ids
+    all_pixels = np.vstack([pixels, refined[held]])
+    all_ids = np.concatenate([ids, missing[held]])
+    _, inliers = cv2.findHomography(table[all_ids], all_pixels, cv2.RANSAC, max(1.0, PLANE_SLACK * square_px))
+    if inliers is None:
+        return pixels, ids
+    # The corners found stay whatever the plane says; only added ones off it are dropped.
+    keep = (inliers.ravel() > 0) | (np.arange(len(all_ids)) < len(ids))
+    return all_pixels[keep].astype(pixels.dtype), all_ids[keep]
+
+
+def _cornerness_around(grey: np.ndarray, pixels: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """The smaller eigenvalue of the gradients (as `cv2.cornerMinEigenVal`) over the card's part of the
+    photo only, and that part's top-left corner."""
+    h, w = grey.shape[:2]
+    x0, y0 = np.clip(np.floor(pixels.min(axis=0)).astype(int) - 2 * window, 0, [w, h])
+    x1, y1 = np.clip(np.ceil(pixels.max(axis=0)).astype(int) + 2 * window + 1, 0, [w, h])
+    return cv2.cornerMinEigenVal(grey[y0:y1, x0:x1], 2 * window + 1), np.array([x0, y0], float)
+
+
+def _in_a_line(points: np.ndarray) -> bool:
+    centred = points - points.mean(axis=0)
+    return bool(np.linalg.svd(centred, compute_uv=False)[-1] < 1e-6 * max(1.0, np.abs(centred).max()))
+
+
+def _inside(pixels: np.ndarray, shape: tuple[int, ...], margin: int) -> np.ndarray:
+    h, w = shape[:2]
+    return ((pixels[:, 0] >= margin) & (pixels[:, 0] < w - margin)
+            & (pixels[:, 1] >= margin) & (pixels[:, 1] < h - margin))
+
+
+def _sampled(values: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    h, w = values.shape[:2]
+    cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, w - 1)
+    rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, h - 1)
+    return values[rows, cols]
