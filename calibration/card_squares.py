@@ -27,7 +27,10 @@ MAX_SEEDS = 150  # outlines tried as a black square (a busy table has hundreds)
 MIN_SEED_MATCHES = 3  # a rough placement is grown further only if it already finds this many squares
 MAX_GROWN = 40  # ... and only the best this many
 GROWING_ROUNDS = 3
+MAX_CANDIDATES = 4  # grown placements from each pool of seeds turned, shifted and checked by the markers
 # Placements the checker alone cannot tell apart (whole squares, black on black) and the markers can.
+# Whole-square shifts (black on black) tried, with quarter turns, to put a grown placement on the card.
+ANCHOR_SHIFTS = [(dx, dy) for dx in range(-6, 7) for dy in range(-6, 7) if (dx + dy) % 2 == 0]
 CHECKER_SHIFTS = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx + dy) % 2 == 0]
 MIN_MARKER_CORRELATION = 0.2  # the markers drawn where the card is placed must match the photo this well
 MIN_MARKER_LEAD = 0.08  # ... and better than placed any other way
@@ -40,14 +43,15 @@ def find_card_by_squares(grey: np.ndarray, outlines: list[np.ndarray]) -> tuple[
     quads = np.array([o.reshape(4, 2) for o in outlines], np.float64).reshape(-1, 4, 2)
     if len(quads) < MIN_SQUARES:
         return None
-    placed = _best_placement(quads)
-    if placed is None:
-        return None
-    homography, squares = placed
-    homography = _refined(homography, quads[squares])
-    homography = _right_way_round(grey, homography)
-    if homography is None:
-        return None
+    for homography, squares in _placements(quads, _centre_levels(grey, quads)):
+        homography = _right_way_round(grey, _refined(homography, quads[squares]))
+        if homography is not None:
+            return _inner_corners(grey, homography)
+    return None
+
+
+def _inner_corners(grey: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card's inner corners placed by `homography` that fall inside the photo (pixels, ids)."""
     corners = board_object_points()[:, :2]
     pixels = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
     h, w = grey.shape[:2]
@@ -68,45 +72,99 @@ def _black_squares() -> np.ndarray:
     return np.array(out, np.float64)
 
 
-def _best_placement(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The homography (table mm → pixels) putting most outlines on black squares, and those outlines.
+def _centre_levels(grey: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """The photo's grey level at each outline's centre."""
+    h, w = grey.shape[:2]
+    centres = np.round(quads.mean(axis=1)).astype(int)
+    return grey[np.clip(centres[:, 1], 0, h - 1), np.clip(centres[:, 0], 0, w - 1)].astype(np.float64)
+
+
+def _placements(quads: np.ndarray, levels: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Homographies (table mm → pixels) putting at least MIN_SQUARES outlines on black squares, with those
+    outlines, the likeliest first: from each pool of seeds (`_likely_seeds`) the best MAX_CANDIDATES.
     One outline places the card only roughly (its corners are rounded by the blur, and its perspective
     is too small to measure): each placement is taken as affine, then refitted through the squares it
-    finds, a few times over, the card growing from the seed."""
+    finds, a few times over, the card growing from the seed. A checked tablecloth also puts outlines
+    on black squares; only the markers (`_right_way_round`) tell the card, so several are kept."""
     centres = quads.mean(axis=1)
     areas = np.abs(np.array([cv2.contourArea(q.astype(np.float32)) for q in quads]))
+    by_count, by_darkness = _likely_seeds(areas, levels)
+    pools = [_rough_placements(by_count, quads, centres, areas)[:MAX_GROWN],
+             # one placement per seed, the darkest seeds first
+             [placements[0] for seed in by_darkness[:MAX_GROWN]
+              if (placements := _rough_placements(np.array([seed]), quads, centres, areas))]]
+    chosen = []
+    for rough in pools:
+        grown = [g for g in (_grown(h, quads, centres, areas) for h in rough) if g is not None]
+        if rough is pools[0]:
+            grown.sort(key=lambda g: -len(g[1]))
+        anchored = [_re_anchored(*g, quads, centres, areas) for g in grown[:MAX_CANDIDATES]]
+        chosen += [g for g in anchored if len(g[1]) >= MIN_SQUARES]
+    return sorted(chosen, key=lambda g: -len(g[1]))
+
+
+def _rough_placements(seeds: np.ndarray, quads: np.ndarray, centres: np.ndarray, areas: np.ndarray) -> list:
+    """Affine placements (as 3 × 3 homographies) putting each seed outline on each black square at each
+    turn, best first, those finding at least MIN_SEED_MATCHES outlines on black squares."""
     rough = []
     squares = _black_squares()
-    for seed in _likely_seeds(areas):
+    for seed in seeds:
         affines = _seed_affines(_clockwise(quads[seed]), squares)
         # Any placement from this seed gives squares about the seed's size: only outlines near it count.
         alike = np.abs(np.log(np.maximum(areas, 1.0) / max(areas[seed], 1.0))) < np.log(SIZE_MATCH[1] / SIZE_MATCH[0])
         counts = _rough_counts(affines, centres[alike], areas[alike])
         for index in np.flatnonzero(counts >= MIN_SEED_MATCHES):
-            homography = np.vstack([affines[index], [0.0, 0.0, 1.0]])
-            rough.append((int(counts[index]), homography))
+            rough.append((int(counts[index]), np.vstack([affines[index], [0.0, 0.0, 1.0]])))
     rough.sort(key=lambda r: -r[0])
-    best_count, best = 0, None
-    for _, homography in rough[:MAX_GROWN]:
+    return [homography for _, homography in rough]
+
+
+def _grown(homography: np.ndarray, quads: np.ndarray, centres: np.ndarray, areas: np.ndarray):
+    """A rough placement refitted through the squares it finds, a few times over (the card growing from
+    the seed), and those squares; None if it loses them all."""
+    matched = _on_black_squares(homography, centres, areas)
+    for _ in range(GROWING_ROUNDS):
+        homography = _refined(homography, quads[matched])
         matched = _on_black_squares(homography, centres, areas)
-        for _ in range(GROWING_ROUNDS):
-            homography = _refined(homography, quads[matched])
-            matched = _on_black_squares(homography, centres, areas)
-            if matched is None:
-                break
-        if matched is not None and len(matched) > best_count:
-            best_count, best = len(matched), (homography, matched)
-    if best_count < MIN_SQUARES:
-        return None
-    return best
+        if matched is None:
+            return None
+    return (homography, matched) if len(matched) else None
 
 
-def _likely_seeds(areas: np.ndarray) -> np.ndarray:
-    """Outlines worth trying as a black square: those whose size many others share (the card's squares
-    look alike), at most MAX_SEEDS of them."""
+def _re_anchored(homography: np.ndarray, matched: np.ndarray, quads: np.ndarray, centres: np.ndarray,
+                 areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The placement grown from a seed may fit the checker but not the card: turned a quarter, or
+    shifted by whole squares, it covers only part of the outlines. Each quarter turn and shift (black
+    kept on black) is tried, and the one putting most outlines on the card's black squares kept."""
+    best = (homography, matched)
+    for turn in range(4):
+        angle = turn * np.pi / 2
+        rotation = np.array([[np.cos(angle), -np.sin(angle), 0], [np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
+        for dx, dy in ANCHOR_SHIFTS:
+            shift = np.array([[1.0, 0, dx * SQUARE_MM], [0, 1.0, dy * SQUARE_MM], [0, 0, 1]])
+            moved = homography @ np.round(rotation @ shift, 9)
+            found = _on_black_squares(moved, centres, areas)
+            if found is not None and len(found) > len(best[1]):
+                best = (moved, found)
+    if best[0] is homography:
+        return best
+    refitted = _refined(best[0], quads[best[1]])
+    return refitted, _on_black_squares(refitted, centres, areas)
+
+
+def _likely_seeds(areas: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines worth trying as a black square, at most MAX_SEEDS of them, in two pools: those whose size
+    most others share (the card's squares look alike), and the darkest of those whose size enough others
+    share (a checked tablecloth can outnumber the card's squares, but its squares are rarely as dark).
+    Each pool gets its own share of the placements grown, so a tablecloth cannot crowd the card out."""
     log_area = np.log(np.maximum(areas, 1.0))
     alike = (np.abs(log_area[:, None] - log_area[None]) < np.log(SIZE_MATCH[1] / SIZE_MATCH[0])).sum(axis=1)
-    return np.argsort(-alike, kind="stable")[:MAX_SEEDS]
+    by_count = np.argsort(-alike, kind="stable")[:MAX_SEEDS // 2]
+    candidates = np.flatnonzero(alike >= MIN_SQUARES)
+    by_darkness = candidates[np.argsort(levels[candidates], kind="stable")]
+    by_darkness = by_darkness[~np.isin(by_darkness, by_count)][:MAX_SEEDS - len(by_count)]
+    # (The darkest are tried first, one placement each: see `_placements`.)
+    return by_count, by_darkness
 
 
 def _seed_affines(seed_quad: np.ndarray, squares: np.ndarray) -> np.ndarray:

@@ -72,3 +72,18 @@ def test_a_checker_without_the_cards_markers_is_not_a_card():
     frame = np.full((720, 1280), 230, np.uint8)
     frame[200:200 + checker.shape[0], 400:400 + checker.shape[1]] = checker
     assert find_card_points(cv2.GaussianBlur(frame, (0, 0), 1.5)) is None
+
+
+def test_a_soft_card_on_a_checked_tablecloth_is_found_by_its_squares():
+    """A checked cloth's squares, as big as the card's and more of them, also lie on a checker: the
+    darkest squares are tried too, and the markers pick the card."""
+    sharp = _grey("photo-042.jpg")  # a red, green and tan checked cloth
+    soft = cv2.GaussianBlur(sharp, (0, 0), 1.6)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(card_detection, "_detect_by_squares", lambda grey: None)
+        assert find_card_points(soft) is None  # no marker can be read
+    found = find_card_points(soft)
+    assert found is not None and len(found[1]) >= 12
+    truth = _corners_by_id(find_card_points(sharp))
+    errors = [np.linalg.norm(truth[i] - p) for i, p in _corners_by_id(found).items() if i in truth]
+    assert len(errors) >= 12 and np.median(errors) < 1.0 and max(errors) < 3.0
