@@ -159,17 +159,19 @@ def test_a_focal_length_fitted_with_the_lens_bend_stays_one_a_camera_has():
 
 
 def test_an_over_exposed_card_takes_the_lights_colour_from_its_ink_only_if_the_ink_shows_one():
-    """Paper clipped in every channel: the ink's channel ratios give the light's colour when the ink is
-    bright enough to carry one; a few levels of ink are mostly noise, and tell nothing (None)."""
+    """Paper clipped: the ink's channel ratios give the light's colour when the ink is bright enough to
+    carry one; a few levels of ink are mostly noise, and tell nothing (None)."""
     from tablesight.calibration.card_detection import _unclip_white
 
     clipped = np.array([254.0, 254.0, 254.0])
     tinted = _unclip_white(clipped, np.array([60.0, 52.0, 52.0]))
     assert tinted[0] == 254.0 and np.allclose(tinted[1:], 254.0 * 52 / 60)
     assert _unclip_white(clipped, np.array([16.0, 17.0, 13.0])) is None
-    # One channel clipped: the others and the ink's ratios raise it, however dark the ink.
-    partly = _unclip_white(np.array([200.0, 220.0, 254.0]), np.array([10.0, 11.0, 14.0]))
+    # One channel clipped: the others and the ink's ratios raise it, if the ink carries a colour ...
+    partly = _unclip_white(np.array([200.0, 220.0, 254.0]), np.array([30.0, 33.0, 42.0]))
     assert partly[2] > 254.0 and np.array_equal(partly[:2], [200.0, 220.0])
+    # ... and dark ink leaves it to the ink's edges.
+    assert _unclip_white(np.array([200.0, 220.0, 254.0]), np.array([10.0, 11.0, 14.0])) is None
 
 
 def test_a_contrasty_photo_with_paper_and_ink_both_clipped_takes_the_lights_colour_from_the_inks_edges(views):
@@ -195,3 +197,17 @@ def test_a_card_clipped_below_255_is_still_taken_as_clipped():
     assert list(_clipped_channels(white, black, top)) == [False, False, True]
     assert not _clipped_channels(np.array([150.0, 196.0, 228.0]), np.array([30.0, 39.0, 45.0]), top).any()
     assert not _clipped_channels(white, black, np.array([255.0, 255.0, 255.0])).any()
+
+
+def test_a_contrasty_photo_with_only_the_paper_clipped_keeps_the_lights_colour(views):
+    """A contrast curve lowers the ink towards black by an offset, so the ink's channel ratios no longer
+    match the paper's; the blends where ink meets paper still give the light's colour."""
+    image, _ = views[1]
+    light = np.array([0.8, 0.9, 1.0])
+    tinted = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR).astype(np.float32) * light
+    contrasty = np.clip((tinted - 128) * 1.3 + 158, 0, 255).astype(np.uint8)
+    found = find_card(contrasty)
+    assert found is not None and (found.black_bgr > 5).all()  # the ink is not clipped ...
+    assert np.median(contrasty[..., 2]) < 248 and found.white_bgr[2] > 255  # ... the red paper is
+    span = found.white_bgr - found.black_bgr
+    assert np.abs(span / span[1] - light / light[1]).max() < 0.03  # the ink's ratios: 0.047 off
