@@ -1,6 +1,7 @@
 """How Castellan photo reading holds up when the sample photos are taken differently: darker, under a
-warm cast, at half the resolution, softer (defocus), heavily compressed, or processed as phones and
-webcams do (contrast raised, sharpened, grainy). Truth positions are on the table, so they hold for
+warm cast, at half the resolution, softer (defocus), compressed (heavily, or as a webcam's stream), in
+a webcam's video range (16-235), shaken (motion blur), or processed as phones and webcams do (contrast
+raised, sharpened, grainy). Truth positions are on the table, so they hold for
 every variation.
 
 Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N]
@@ -35,6 +36,9 @@ VARIATIONS = {
     "half size": lambda im: cv2.resize(im, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
     "soft focus": lambda im: cv2.GaussianBlur(im, (0, 0), 1.6),
     "JPEG q25": lambda im: _jpeg(im, 25),
+    "JPEG q50": lambda im: _jpeg(im, 50),  # a webcam's MJPEG stream
+    "video range": lambda im: (im.astype(np.float32) * 219 / 255 + 16).round().astype(np.uint8),  # 16-235
+    "shaken": lambda im: cv2.filter2D(im, -1, np.full((1, 7), 1 / 7, np.float32)),  # 7 px of motion blur
     "contrast": lambda im: np.clip((im.astype(np.float32) - 128) * 1.35 + 128, 0, 255).astype(np.uint8),
     "sharpened": lambda im: cv2.addWeighted(im, 2.0, cv2.GaussianBlur(im, (0, 0), 1.5), -1.0, 0),
     "grainy": lambda im: np.clip(im + np.random.default_rng(0).normal(0, 6, im.shape), 0, 255).astype(np.uint8),

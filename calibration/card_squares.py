@@ -135,21 +135,41 @@ def _re_anchored(homography: np.ndarray, matched: np.ndarray, quads: np.ndarray,
                  areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The placement grown from a seed may fit the checker but not the card: turned a quarter, or
     shifted by whole squares, it covers only part of the outlines. Each quarter turn and shift (black
-    kept on black) is tried, and the one putting most outlines on the card's black squares kept."""
-    best = (homography, matched)
-    for turn in range(4):
-        angle = turn * np.pi / 2
-        rotation = np.array([[np.cos(angle), -np.sin(angle), 0], [np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
-        for dx, dy in ANCHOR_SHIFTS:
-            shift = np.array([[1.0, 0, dx * SQUARE_MM], [0, 1.0, dy * SQUARE_MM], [0, 0, 1]])
-            moved = homography @ np.round(rotation @ shift, 9)
-            found = _on_black_squares(moved, centres, areas)
-            if found is not None and len(found) > len(best[1]):
-                best = (moved, found)
-    if best[0] is homography:
-        return best
-    refitted = _refined(best[0], quads[best[1]])
+    kept on black) is tried, and the one putting most outlines on the card's black squares kept. Turns
+    and shifts move whole cells, so the outlines' cells are worked out once and moved."""
+    placed = _checker_cells(homography, centres, areas)
+    if placed is None:
+        return homography, matched
+    cells, fits = placed
+    fitting = np.flatnonzero(fits)
+    middles = (cells[fitting] + 0.5) * SQUARE_MM
+    best, best_count = None, len(matched)
+    for move in _anchor_moves():
+        # Table points p of this placement are move @ p in the grown one's.
+        moved = (middles - move[:2, 2]) @ move[:2, :2]  # the inverse of a turn is its transpose
+        moved_cells = cells.copy()
+        moved_cells[fitting] = np.floor(moved / SQUARE_MM)
+        count = len(_distinct_on_card(moved_cells, fitting))
+        if count > best_count:
+            best, best_count = move, count
+    if best is None:
+        return homography, matched
+    moved = homography @ best
+    refitted = _refined(moved, quads[_on_black_squares(moved, centres, areas)])
     return refitted, _on_black_squares(refitted, centres, areas)
+
+
+@cache
+def _anchor_moves() -> tuple[np.ndarray, ...]:
+    """The quarter turns (about the card's corner) and whole-square shifts tried by `_re_anchored`, as
+    3 x 3 maps of table mm."""
+    moves = []
+    for turn in range(4):
+        c, s = np.round(np.cos(turn * np.pi / 2)), np.round(np.sin(turn * np.pi / 2))
+        rotation = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+        for dx, dy in ANCHOR_SHIFTS:
+            moves.append(rotation @ np.array([[1.0, 0, dx * SQUARE_MM], [0, 1.0, dy * SQUARE_MM], [0, 0, 1]]))
+    return tuple(moves)
 
 
 def _likely_seeds(areas: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -198,22 +218,38 @@ def _rough_counts(affines: np.ndarray, centres: np.ndarray, areas: np.ndarray) -
 
 def _on_black_squares(homography: np.ndarray, centres: np.ndarray, areas: np.ndarray) -> np.ndarray | None:
     """Indices of the outlines lying on distinct black squares, as placed by `homography`."""
+    placed = _checker_cells(homography, centres, areas)
+    if placed is None:
+        return None
+    cells, fits = placed
+    return _distinct_on_card(cells, np.flatnonzero(fits))
+
+
+def _checker_cells(homography: np.ndarray, centres: np.ndarray, areas: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each outline's cell (column, row) on the card's checker continued past its edges, as placed by
+    `homography`, and whether the outline fits a black square there (near its middle, about its size)."""
     try:
         inverse = np.linalg.inv(homography)
     except np.linalg.LinAlgError:
         return None
     table = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), inverse).reshape(-1, 2)
-    cell = np.floor(table / SQUARE_MM)
-    offset = np.linalg.norm(table - (cell + 0.5) * SQUARE_MM, axis=1)
-    cols, rows = SQUARES
-    black = ((cell[:, 0] + cell[:, 1]) % 2 == 0) & (cell[:, 0] >= 0) & (cell[:, 0] < cols) \
-        & (cell[:, 1] >= 0) & (cell[:, 1] < rows)
+    cells = np.floor(table / SQUARE_MM)
+    offset = np.linalg.norm(table - (cells + 0.5) * SQUARE_MM, axis=1)
     # An outline's area against the square's as placed (perspective changes it across the card).
     scale = np.abs(np.linalg.det(_jacobian(homography, table)))
     share = areas / np.maximum(scale * SQUARE_MM ** 2, 1e-9)
-    ok = black & (offset < SQUARE_MATCH * SQUARE_MM) & (share > SIZE_MATCH[0]) & (share < SIZE_MATCH[1])
-    chosen = np.flatnonzero(ok)
-    _, first = np.unique(cell[chosen, 1] * cols + cell[chosen, 0], return_index=True)
+    fits = (((cells[:, 0] + cells[:, 1]) % 2 == 0) & (offset < SQUARE_MATCH * SQUARE_MM)
+            & (share > SIZE_MATCH[0]) & (share < SIZE_MATCH[1]))
+    return cells, fits
+
+
+def _distinct_on_card(cells: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Of the outlines `chosen`, those on the card, one a cell."""
+    cols, rows = SQUARES
+    x, y = cells[chosen, 0], cells[chosen, 1]
+    chosen = chosen[(x >= 0) & (x < cols) & (y >= 0) & (y < rows)]
+    _, first = np.unique(cells[chosen, 1] * cols + cells[chosen, 0], return_index=True)
     return chosen[first]
 
 
