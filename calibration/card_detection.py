@@ -309,12 +309,19 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
-    top = image.reshape(-1, image.shape[2] if image.ndim == 3 else 1).max(axis=0).astype(np.float64)
+    top = _top_levels(image)
     unclipped = _unclip_white(white, black, _clipped_channels(white, black, top))
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
         light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
     return unclipped, black
+
+
+def _top_levels(image: np.ndarray) -> np.ndarray:
+    """The photo's highest level in each channel (OpenCV's per-channel maximum: numpy's strided one
+    takes 150 ms at 12 MP)."""
+    channels = cv2.split(image) if image.ndim == 3 else [image]
+    return np.array([cv2.minMaxLoc(channel)[1] for channel in channels], np.float64)
 
 
 def _clipped_channels(white: np.ndarray, black: np.ndarray, top: np.ndarray) -> np.ndarray:
