@@ -28,9 +28,9 @@ MIN_SEED_MATCHES = 3  # a rough placement is grown further only if it already fi
 MAX_GROWN = 40  # ... and only the best this many
 GROWING_ROUNDS = 3
 MAX_CANDIDATES = 4  # grown placements from each pool of seeds turned, shifted and checked by the markers
-# Placements the checker alone cannot tell apart (whole squares, black on black) and the markers can.
 # Whole-square shifts (black on black) tried, with quarter turns, to put a grown placement on the card.
 ANCHOR_SHIFTS = [(dx, dy) for dx in range(-6, 7) for dy in range(-6, 7) if (dx + dy) % 2 == 0]
+# Placements the checker alone cannot tell apart (whole squares, black on black) and the markers can.
 CHECKER_SHIFTS = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx + dy) % 2 == 0]
 MIN_MARKER_CORRELATION = 0.2  # the markers drawn where the card is placed must match the photo this well
 MIN_MARKER_LEAD = 0.08  # ... and better than placed any other way
@@ -89,14 +89,13 @@ def _placements(quads: np.ndarray, levels: np.ndarray) -> list[tuple[np.ndarray,
     centres = quads.mean(axis=1)
     areas = np.abs(np.array([cv2.contourArea(q.astype(np.float32)) for q in quads]))
     by_count, by_darkness = _likely_seeds(areas, levels)
-    pools = [_rough_placements(by_count, quads, centres, areas)[:MAX_GROWN],
-             # one placement per seed, the darkest seeds first
-             [placements[0] for seed in by_darkness[:MAX_GROWN]
-              if (placements := _rough_placements(np.array([seed]), quads, centres, areas))]]
+    most_squares = _rough_placements(by_count, quads, centres, areas)[:MAX_GROWN]
+    darkest = [placed[0] for placed in (_rough_placements(np.array([seed]), quads, centres, areas)
+                                        for seed in by_darkness[:MAX_GROWN]) if placed]
     chosen = []
-    for rough in pools:
+    for rough, by_squares in ((most_squares, True), (darkest, False)):
         grown = [g for g in (_grown(h, quads, centres, areas) for h in rough) if g is not None]
-        if rough is pools[0]:
+        if by_squares:
             grown.sort(key=lambda g: -len(g[1]))
         anchored = [_re_anchored(*g, quads, centres, areas) for g in grown[:MAX_CANDIDATES]]
         chosen += [g for g in anchored if len(g[1]) >= MIN_SQUARES]
@@ -156,7 +155,8 @@ def _re_anchored(homography: np.ndarray, matched: np.ndarray, quads: np.ndarray,
         return homography, matched
     moved = homography @ best
     refitted = _refined(moved, quads[_on_black_squares(moved, centres, areas)])
-    return refitted, _on_black_squares(refitted, centres, areas)
+    found = _on_black_squares(refitted, centres, areas)
+    return (homography, matched) if found is None else (refitted, found)
 
 
 @cache
