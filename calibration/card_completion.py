@@ -14,10 +14,11 @@ import numpy as np
 
 from tablesight.calibration.card import board_object_points
 
-# A predicted corner is kept when refining moves it less than this share of a square, its cornerness
-# (smaller eigenvalue of the gradients around it) is at least this share of the found corners' median,
-# and it lies on the card's plane through all the corners within this share of a square.
-MOVE_SLACK, MIN_CORNERNESS_SHARE, PLANE_SLACK = 0.15, 0.3, 0.03
+# A corner placed from elsewhere (the found corners, the black squares) is kept when refining moves it less
+# than this share of a square, and it lies on the card's plane through all the corners within this share
+# of a square; one added to a card found in part must also have a cornerness (smaller eigenvalue of the
+# gradients around it) of at least this share of the found corners' median.
+MOVE_SLACK, PLANE_SLACK, MIN_CORNERNESS_SHARE = 0.15, 0.03, 0.3
 
 
 def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, square_px: float
@@ -30,29 +31,50 @@ def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, squ
     if homography is None:
         return pixels, ids
     missing = np.setdiff1d(np.arange(len(table)), ids)
-    window = int(np.clip(square_px / 4, 2, 20))
+    window = refining_window(square_px)
     predicted = cv2.perspectiveTransform(table[missing].reshape(-1, 1, 2), homography).reshape(-1, 2)
     inside = _inside(predicted, grey.shape, window + 2)
     missing, predicted = missing[inside], predicted[inside]
     if not len(missing):
         return pixels, ids
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.01)
-    refined = cv2.cornerSubPix(grey, predicted.reshape(-1, 1, 2).astype(np.float32).copy(), (window, window),
-                               (-1, -1), criteria).reshape(-1, 2).astype(np.float64)
+    refined, held = held_refinements(grey, predicted, square_px)
+    refined = refined.astype(np.float64)
     cornerness, origin = _cornerness_around(grey, np.vstack([pixels, refined]), window)
     found_level = float(np.median(_sampled(cornerness, pixels - origin)))
-    held = ((np.linalg.norm(refined - predicted, axis=1) < MOVE_SLACK * square_px)
-            & (_sampled(cornerness, refined - origin) >= MIN_CORNERNESS_SHARE * found_level))
+    held &= _sampled(cornerness, refined - origin) >= MIN_CORNERNESS_SHARE * found_level
     if not held.any():
         return pixels, ids
     all_pixels = np.vstack([pixels, refined[held]])
     all_ids = np.concatenate([ids, missing[held]])
-    _, inliers = cv2.findHomography(table[all_ids], all_pixels, cv2.RANSAC, max(1.0, PLANE_SLACK * square_px))
-    if inliers is None:
+    on_plane = plane_inliers(table[all_ids], all_pixels, square_px)
+    if on_plane is None:
         return pixels, ids
     # The corners found stay whatever the plane says; only added ones off it are dropped.
-    keep = (inliers.ravel() > 0) | (np.arange(len(all_ids)) < len(ids))
+    keep = on_plane | (np.arange(len(all_ids)) < len(ids))
     return all_pixels[keep].astype(pixels.dtype), all_ids[keep]
+
+
+def refining_window(square_px: float) -> int:
+    """Half-size (px) of the window a placed corner is refined in: a blurred saddle is still found at its
+    centre, given a good part of the square."""
+    return int(np.clip(square_px / 4, 2, 20))
+
+
+def held_refinements(grey: np.ndarray, predicted: np.ndarray, square_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Corners placed at `predicted` refined on the photo (float32 pixels), and whether each held still
+    (moved under MOVE_SLACK of a square): where a hand or a piece covers the card, no corner holds it."""
+    window = refining_window(square_px)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.01)
+    refined = cv2.cornerSubPix(grey, predicted.reshape(-1, 1, 2).astype(np.float32).copy(), (window, window),
+                               (-1, -1), criteria).reshape(-1, 2)
+    return refined, np.linalg.norm(refined - predicted, axis=1) < MOVE_SLACK * square_px
+
+
+def plane_inliers(table: np.ndarray, pixels: np.ndarray, square_px: float) -> np.ndarray | None:
+    """Which corners lie on the card's plane through the others (within PLANE_SLACK of a square), or None
+    if no plane is found."""
+    _, inliers = cv2.findHomography(table, pixels, cv2.RANSAC, max(1.0, PLANE_SLACK * square_px))
+    return None if inliers is None else inliers.ravel() > 0
 
 
 def _cornerness_around(grey: np.ndarray, pixels: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card import BOARD_MM, SQUARE_MM, SQUARES, board_object_points, charuco_board
-from tablesight.calibration.card_completion import completed_corners
+from tablesight.calibration.card_completion import completed_corners, held_refinements, plane_inliers
 from tablesight.calibration.card_squares import find_card_by_squares
 
 MIN_CORNERS = 6
@@ -37,8 +37,6 @@ MIN_INK_LEVEL = 20.0
 # share of the paper's level from each, this many levels clear of the ink and of clipping, and at least
 # this many of them.
 EDGE_REACH_PX, EDGE_SHARE, MIN_BLEND_MARGIN, MIN_BLEND_PIXELS = 2, 0.3, 12.0, 100
-SQUARES_CORNER_SLACK = 0.15  # share of a square a corner placed by the black squares may move when refined
-SQUARES_PLANE_SLACK = 0.03  # ... and off the homography through the others by this share
 SQUARES_ENLARGEMENTS, SQUARES_ENLARGED_MAX_SIDE = (2.0, 3.0), 4000
 # Try a reduced copy first on big photos (fast); fall back to full resolution for small cards.
 DETECTION_MAX_SIDE = 1600
@@ -204,22 +202,16 @@ def _detect_by_squares(grey: np.ndarray):
 
 def _held_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray):
     """Corners placed by the black squares, refined on the photo; those the refinement carries away are
-    dropped (where the card is hidden, by a hand or a piece on it, no corner holds it)."""
+    dropped (where the card is hidden, by a hand or a piece on it, no corner holds it), and those off the
+    card's plane through the others (one caught by a marker's corner nearby)."""
     square_px = _square_size_px(pixels, ids)
-    # A blurred saddle is still found at its centre, given a window of a good part of the square.
-    window = int(np.clip(square_px / 4, 2, 20))
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.01)
-    refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).astype(np.float32).copy(), (window, window), (-1, -1),
-                               criteria).reshape(-1, 2)
-    held = np.linalg.norm(refined - pixels, axis=1) < SQUARES_CORNER_SLACK * square_px
+    refined, held = held_refinements(grey, pixels, square_px)
     if held.sum() < MIN_CORNERS:
         return None
-    # ... and those off the card's plane through the others (one caught by a marker's corner nearby).
-    table = board_object_points()[ids, :2]
-    _, inliers = cv2.findHomography(table[held], refined[held], cv2.RANSAC, max(1.0, SQUARES_PLANE_SLACK * square_px))
-    if inliers is None:
+    on_plane = plane_inliers(board_object_points()[ids[held], :2], refined[held], square_px)
+    if on_plane is None:
         return None
-    held[np.flatnonzero(held)[inliers.ravel() == 0]] = False
+    held[np.flatnonzero(held)[~on_plane]] = False
     if held.sum() < MIN_CORNERS:
         return None
     return refined[held], ids[held], np.zeros((0, 2), np.float32), np.zeros(0, int)
