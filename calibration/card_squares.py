@@ -140,15 +140,13 @@ def _re_anchored(homography: np.ndarray, matched: np.ndarray, quads: np.ndarray,
     if placed is None:
         return homography, matched
     cells, fits = placed
-    fitting = np.flatnonzero(fits)
-    middles = (cells[fitting] + 0.5) * SQUARE_MM
+    middles = (cells[fits] + 0.5) * SQUARE_MM
+    every = np.arange(len(middles))
     best, best_count = None, len(matched)
     for move in _anchor_moves():
         # Table points p of this placement are move @ p in the grown one's.
         moved = (middles - move[:2, 2]) @ move[:2, :2]  # the inverse of a turn is its transpose
-        moved_cells = cells.copy()
-        moved_cells[fitting] = np.floor(moved / SQUARE_MM)
-        count = len(_distinct_on_card(moved_cells, fitting))
+        count = len(_distinct_on_card(np.floor(moved / SQUARE_MM), every))
         if count > best_count:
             best, best_count = move, count
     if best is None:
