@@ -36,12 +36,12 @@ def _found_by_squares_only(sharp: np.ndarray, soft: np.ndarray) -> list[float]:
     found = find_card_points(soft)
     assert found is not None and len(found[1]) >= 12
     truth = _corners_by_id(find_card_points(sharp))
-    return [float(np.linalg.norm(truth[i] - p)) for i, p in _corners_by_id(found).items() if i in truth]
+    return [float(np.linalg.norm(truth[i] - p)) for i, p in _corners_by_id(found).items()]
 
 
 def test_a_card_too_soft_for_its_markers_is_found_by_its_squares(sharp_and_soft):
     errors = _found_by_squares_only(*sharp_and_soft)
-    assert len(errors) >= 12 and np.median(errors) < 1.0 and max(errors) < 3.0
+    assert np.median(errors) < 1.0 and max(errors) < 3.0
 
 
 def test_the_card_turned_half_round_is_read_the_right_way_round(sharp_and_soft):
@@ -84,4 +84,4 @@ def test_a_soft_card_on_a_checked_tablecloth_is_found_by_its_squares():
     darkest squares are tried too, and the markers pick the card."""
     sharp = _grey("photo-042.jpg")  # a red, green and tan checked cloth
     errors = _found_by_squares_only(sharp, cv2.GaussianBlur(sharp, (0, 0), 1.6))
-    assert len(errors) >= 12 and np.median(errors) < 1.0 and max(errors) < 3.0
+    assert np.median(errors) < 1.0 and max(errors) < 3.0
