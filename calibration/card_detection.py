@@ -301,8 +301,7 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
-    top = _top_levels(image)
-    unclipped = _unclip_white(white, black, _clipped_channels(white, black, top))
+    unclipped = _unclip_white(white, black, _clipped_channels(white, black, image))
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
         light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
@@ -316,12 +315,16 @@ def _top_levels(image: np.ndarray) -> np.ndarray:
     return np.array([cv2.minMaxLoc(channel)[1] for channel in channels], np.float64)
 
 
-def _clipped_channels(white: np.ndarray, black: np.ndarray, top: np.ndarray) -> np.ndarray:
+def _clipped_channels(white: np.ndarray, black: np.ndarray, image: np.ndarray) -> np.ndarray:
     """Channels whose paper is clipped: at 255's clip, or near the photo's own top level in a channel
-    whose paper/ink ratio falls short of another's (see NEAR_TOP_SHARE)."""
+    whose paper/ink ratio falls short of another's (see NEAR_TOP_SHARE). The photo is looked over for its
+    top levels only then."""
     ratios = white / np.maximum(black, 1.0)
     short = ratios < (1.0 - RATIO_SHORTFALL) * ratios.max()
-    return (white >= CLIPPED) | (short & (white >= NEAR_TOP_SHARE * top))
+    at_clip = white >= CLIPPED
+    if not short.any():
+        return at_clip
+    return at_clip | (short & (white >= NEAR_TOP_SHARE * _top_levels(image)))
 
 
 def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:

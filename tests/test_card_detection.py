@@ -192,11 +192,11 @@ def test_a_card_clipped_below_255_is_still_taken_as_clipped():
     channel whose ratio matches the others' is not, however near the top."""
     from tablesight.calibration.card_detection import _clipped_channels
 
-    top = np.array([190.0, 235.0, 235.0])
+    top = np.array([190, 235, 235], np.uint8).reshape(1, 1, 3)  # a photo whose top levels these are
     white, black = np.array([150.0, 196.0, 228.0]), np.array([30.0, 39.0, 60.0])
     assert list(_clipped_channels(white, black, top)) == [False, False, True]
     assert not _clipped_channels(np.array([150.0, 196.0, 228.0]), np.array([30.0, 39.0, 45.0]), top).any()
-    assert not _clipped_channels(white, black, np.array([255.0, 255.0, 255.0])).any()
+    assert not _clipped_channels(white, black, np.full((1, 1, 3), 255, np.uint8)).any()
 
 
 def test_a_contrasty_photo_with_only_the_paper_clipped_keeps_the_lights_colour(views):
