@@ -19,7 +19,7 @@ from tablesight.calibration.card import BOARD_MM, SQUARE_MM, SQUARES, board_obje
 from tablesight.calibration.card_completion import completed_corners, held_refinements, plane_inliers
 from tablesight.calibration.card_fit import solve_pose, weighed_pose
 from tablesight.calibration.card_squares import find_card_by_squares
-from tablesight.calibration.motion_blur import deblurred, motion_blur
+from tablesight.calibration.motion_blur import MotionBlur, deblurred, motion_blur
 
 MIN_CORNERS = 6
 # A card mostly out of the frame: this few corners, with their markers' corners, still place the table,
@@ -58,6 +58,7 @@ class CardDetection:
     white_bgr: np.ndarray
     black_bgr: np.ndarray
     seen: bool = True  # False for a stand-in where no card was found (its pose guessed or fitted to the castle)
+    shaken: MotionBlur | None = None  # the motion blur taken out of the photo to find the card, if any
 
     @property
     def corner_count(self) -> int:
@@ -141,10 +142,17 @@ def find_corners(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Refined ChArUco corners (pixels, ids) and the marker corners (pixels, table mm), or None."""
+    found = _card_points(grey)
+    return None if found is None else found[0]
+
+
+def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                                            MotionBlur | None] | None:
+    """As `find_card_points`, with the motion blur taken out of the photo to find them (None if none was)."""
     found = _detect_any_way(grey)
     if found is None:
         return None
-    (pixels, ids, markers, marker_ids), grey = found
+    (pixels, ids, markers, marker_ids), grey, blur = found
     square_px = _square_size_px(pixels, ids)
     pixels, ids = completed_corners(grey, pixels, ids, square_px)
     # Stay inside the white margin around the corner: the markers start square/8 away.
@@ -162,31 +170,31 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
         small_window = int(np.clip(square_px / 12, 2, 8))
         markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
-    return refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table
+    return (refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table), blur
 
 
 def _detect_any_way(grey: np.ndarray):
     """The first try that shows MIN_CORNERS (see `_tries`); else the card by its squares; else, in a
     shaken photo, the markers with its motion blur taken out (`_detect_unshaken`); else the first try that
     showed MIN_PARTIAL_CORNERS (a card mostly out of the frame). With what was found, the photo its
-    corners are to be refined on: the photo, or the photo unshaken."""
+    corners are to be refined on (the photo, or the photo unshaken) and the blur taken out (or None)."""
     partial = None
     for found in _tries(grey):
         if found is not None and len(found[1]) >= MIN_CORNERS:
-            return found, grey
+            return found, grey, None
         partial = partial or found
     squares = _detect_by_squares(grey)
     if squares is not None:
-        return squares, grey
+        return squares, grey, None
     unshaken = _detect_unshaken(grey)
     if unshaken is not None:
         return unshaken
-    return None if partial is None else (partial, grey)
+    return None if partial is None else (partial, grey, None)
 
 
 def _detect_unshaken(grey: np.ndarray):
     """The card in a shaken photo: its motion blur read from the photo and taken out (`motion_blur`), the
-    markers looked for again; with the photo unshaken, or None where the photo shows no motion blur or the
+    markers looked for again; with the photo unshaken and the blur, or None where the photo shows no motion blur or the
     card is still not seen (7 px of smear lost it in 13 of the 64 samples; unshaken, in 2)."""
     blur = motion_blur(grey)
     if blur is None:
@@ -195,7 +203,7 @@ def _detect_unshaken(grey: np.ndarray):
     for soft in (None, *SOFT_TRIES):
         for found in _reduced_then_full(sharp, soft):
             if found is not None and len(found[1]) >= MIN_CORNERS:
-                return found, sharp
+                return found, sharp, blur
     return None
 
 
@@ -409,10 +417,10 @@ def _median_colour(image: np.ndarray, pose: CameraPose, table_points: list) -> n
 def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | None = None) -> CardDetection | None:
     """The card in a BGR (or grey) photo, or None when it is not visible."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found = find_card_points(grey)
+    found = _card_points(grey)
     if found is None:
         return None
-    pixels, ids, marker_pixels, marker_table = found
+    (pixels, ids, marker_pixels, marker_table), blur = found
     table = board_object_points()[ids, :2]
     size = (grey.shape[1], grey.shape[0])
     if lens is not None:
@@ -433,7 +441,8 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     residual = np.linalg.norm(pose.project(table) - pixels, axis=1)
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     white, black = _card_levels(colour, pose)
-    return CardDetection(ids, pixels, table, homography, pose, source, float(np.median(residual)), white, black)
+    return CardDetection(ids, pixels, table, homography, pose, source, float(np.median(residual)), white, black,
+                         shaken=blur)
 
 
 def through_focal(card: CardDetection, focal: float) -> CardDetection:

@@ -73,14 +73,16 @@ def motion_blur(grey: np.ndarray) -> MotionBlur | None:
     return MotionBlur(float(lengths[first]), float(np.degrees(angles[j])), float(depth[first, j]))
 
 
-def deblurred(grey: np.ndarray, blur: MotionBlur) -> np.ndarray:
-    """The photo (grey, uint8) with `blur` taken out by a Wiener filter."""
+def deblurred(image: np.ndarray, blur: MotionBlur) -> np.ndarray:
+    """The photo (grey or BGR, uint8) with `blur` taken out by a Wiener filter."""
+    if image.ndim == 3:
+        return np.dstack([deblurred(image[..., c], blur) for c in range(image.shape[2])])
     kernel = blur.kernel()
-    padded = np.zeros(grey.shape, np.float32)
+    padded = np.zeros(image.shape, np.float32)
     kh, kw = kernel.shape
     padded[:kh, :kw] = kernel
     padded = np.roll(padded, (-(kh // 2), -(kw // 2)), axis=(0, 1))  # the kernel's centre at the origin
     transfer = np.fft.rfft2(padded)
-    photo = np.fft.rfft2(grey.astype(np.float32))
-    restored = np.fft.irfft2(photo * np.conj(transfer) / (np.abs(transfer) ** 2 + WIENER_NOISE_SHARE), s=grey.shape)
+    photo = np.fft.rfft2(image.astype(np.float32))
+    restored = np.fft.irfft2(photo * np.conj(transfer) / (np.abs(transfer) ** 2 + WIENER_NOISE_SHARE), s=image.shape)
     return np.clip(restored, 0, 255).astype(np.uint8)

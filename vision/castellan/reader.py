@@ -14,6 +14,7 @@ import numpy as np
 from tablesight.calibration.camera import Lens
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.card_detection import CardDetection, find_card, through_focal, virtual_card
+from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.report import Report, score_board
@@ -107,6 +108,8 @@ class CastellanReader:
             if card is None:
                 self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
+            if card is not None and card.shaken is not None:  # found only with the blur taken out: so are the pieces
+                image = deblurred(image, card.shaken)
         if card is None:
             return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
@@ -116,6 +119,9 @@ class CastellanReader:
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
+        if card.shaken is not None:
+            reading.notes.append(f"the photo is shaken ({card.shaken.length_px:.0f} px of motion blur): it was read "
+                                 f"with the blur taken out; hold the camera still for a sharper reading")
         return _noted_grain(reading, grain)
 
     @staticmethod
