@@ -4,7 +4,7 @@ a webcam's video range (16-235), shaken (motion blur), or processed as phones an
 raised, sharpened, grainy). Truth positions are on the table, so they hold for
 every variation.
 
-Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N]
+Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N] [--only NAME…]
 """
 
 from __future__ import annotations
@@ -49,13 +49,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Castellan reading on the samples taken differently.")
     parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"))
     parser.add_argument("--every", type=int, default=2, help="read every N-th photo (default 2)")
+    parser.add_argument("--only", nargs="+", choices=list(VARIATIONS), metavar="NAME",
+                        help="only these variations (quote names with spaces, e.g. 'soft focus')")
     args = parser.parse_args(argv)
     photos = sorted(p for p in args.folder.glob("*.jpg") if truth_path(p).exists())[::max(1, args.every)]
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {args.folder}")
     reader = CastellanReader()
     print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
-    for name, vary in VARIATIONS.items():
+    for name in args.only or VARIATIONS:
+        vary = VARIATIONS[name]
         per_photo = []
         exact = 0
         for path in photos:

@@ -18,6 +18,7 @@ from tablesight.calibration.camera import PLAUSIBLE_K1, CameraPose, Lens
 from tablesight.calibration.card import BOARD_MM, SQUARE_MM, SQUARES, board_object_points, charuco_board
 from tablesight.calibration.card_completion import completed_corners, held_refinements, plane_inliers
 from tablesight.calibration.card_fit import solve_pose, weighed_pose
+from tablesight.calibration.card_focus import card_edge_blur_px, is_soft, softness_kernel
 from tablesight.calibration.card_squares import find_card_by_squares
 from tablesight.calibration.motion_blur import MotionBlur, deblurred, motion_blur
 
@@ -59,6 +60,7 @@ class CardDetection:
     black_bgr: np.ndarray
     seen: bool = True  # False for a stand-in where no card was found (its pose guessed or fitted to the castle)
     shaken: MotionBlur | None = None  # the motion blur taken out of the photo to find the card, if any
+    soft_px: float | None = None  # a soft photo read sharpened: how far its card's edges spread (σ px)
 
     @property
     def corner_count(self) -> int:
@@ -147,12 +149,17 @@ def find_card_points(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-                                            MotionBlur | None] | None:
-    """As `find_card_points`, with the motion blur taken out of the photo to find them (None if none was)."""
+                                            MotionBlur | None, float | None] | None:
+    """As `find_card_points`, with the motion blur taken out of the photo to find them (None if none was),
+    and, for a soft photo read sharpened, how far its card's edges spread (σ px; None if sharp enough)."""
     found = _detect_any_way(grey)
     if found is None:
         return None
     (pixels, ids, markers, marker_ids), grey, blur = found
+    edge_blur = None
+    if blur is None:
+        found, grey, edge_blur = _sharpened_if_soft(grey, found[0])
+        pixels, ids, markers, marker_ids = found
     square_px = _square_size_px(pixels, ids)
     pixels, ids = completed_corners(grey, pixels, ids, square_px)
     # Stay inside the white margin around the corner: the markers start square/8 away.
@@ -170,7 +177,8 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
         small_window = int(np.clip(square_px / 12, 2, 8))
         markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
-    return (refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table), blur
+    return (refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table), blur, \
+        edge_blur
 
 
 def _detect_any_way(grey: np.ndarray):
@@ -205,6 +213,26 @@ def _detect_unshaken(grey: np.ndarray):
             if found is not None and len(found[1]) >= MIN_CORNERS:
                 return found, sharp, blur
     return None
+
+
+def _sharpened_if_soft(grey: np.ndarray, found):
+    """A soft photo (its card's edges spread SOFT_EDGE_PX or more: `card_focus`) sharpened, and the card
+    looked for again on it (its corners then refined there: a soft card's corners wander, and the focal
+    length read from them with them); with what was found, the photo the corners are to be refined on,
+    and the edges' spread (None for a photo sharp enough, returned as it is)."""
+    pixels, ids = found[0], found[1]
+    homography, _ = cv2.findHomography(board_object_points()[ids, :2], pixels)
+    if homography is None:
+        return found, grey, None
+    edge_blur = card_edge_blur_px(grey, lambda table: cv2.perspectiveTransform(
+        table.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2))
+    if not is_soft(edge_blur):
+        return found, grey, None
+    sharp = deblurred(grey, softness_kernel(edge_blur))
+    again = _detect_any_way(sharp)
+    if again is not None and again[2] is None and len(again[0][1]) >= len(ids):
+        found = again[0]
+    return found, sharp, edge_blur
 
 
 def _tries(grey: np.ndarray) -> Iterator:
@@ -420,7 +448,7 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     found = _card_points(grey)
     if found is None:
         return None
-    (pixels, ids, marker_pixels, marker_table), blur = found
+    (pixels, ids, marker_pixels, marker_table), blur, edge_blur = found
     table = board_object_points()[ids, :2]
     size = (grey.shape[1], grey.shape[0])
     if lens is not None:
@@ -442,7 +470,7 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     white, black = _card_levels(colour, pose)
     return CardDetection(ids, pixels, table, homography, pose, source, float(np.median(residual)), white, black,
-                         shaken=blur)
+                         shaken=blur, soft_px=edge_blur)
 
 
 def through_focal(card: CardDetection, focal: float) -> CardDetection:

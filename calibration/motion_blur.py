@@ -73,11 +73,12 @@ def motion_blur(grey: np.ndarray) -> MotionBlur | None:
     return MotionBlur(float(lengths[first]), float(np.degrees(angles[j])), float(depth[first, j]))
 
 
-def deblurred(image: np.ndarray, blur: MotionBlur) -> np.ndarray:
-    """The photo (grey or BGR, uint8) with `blur` taken out by a Wiener filter."""
+def deblurred(image: np.ndarray, blur: MotionBlur | np.ndarray) -> np.ndarray:
+    """The photo (grey or BGR, uint8) with `blur` (a motion blur, or any blur kernel) taken out by a
+    Wiener filter."""
+    kernel = blur.kernel() if isinstance(blur, MotionBlur) else blur
     if image.ndim == 3:
-        return np.dstack([deblurred(image[..., c], blur) for c in range(image.shape[2])])
-    kernel = blur.kernel()
+        return np.dstack([deblurred(image[..., c], kernel) for c in range(image.shape[2])])
     padded = np.zeros(image.shape, np.float32)
     kh, kw = kernel.shape
     padded[:kh, :kw] = kernel

@@ -14,6 +14,7 @@ import numpy as np
 from tablesight.calibration.camera import Lens
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.card_detection import CardDetection, find_card, through_focal, virtual_card
+from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
@@ -108,8 +109,8 @@ class CastellanReader:
             if card is None:
                 self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
-            if card is not None and card.shaken is not None:  # found only with the blur taken out: so are the pieces
-                image = deblurred(image, card.shaken)
+            if card is not None:  # a shaken or soft photo: its card was found with the blur taken out, its pieces too
+                image = _unblurred(image, card)
         if card is None:
             return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
@@ -119,6 +120,9 @@ class CastellanReader:
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
+        if card.soft_px is not None:
+            reading.notes.append(f"the photo is out of focus (the card's edges spread {card.soft_px:.1f} px): it was "
+                                 f"read sharpened; focus on the castle for a surer reading")
         if card.shaken is not None:
             reading.notes.append(f"the photo is shaken ({card.shaken.length_px:.0f} px of motion blur): it was read "
                                  f"with the blur taken out; hold the camera still for a sharper reading")
@@ -583,6 +587,16 @@ def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndar
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (small.shape[1], small.shape[0])
     return small, card.scaled(size[0] / image.shape[1], size)
+
+
+def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
+    """The photo with the blur its card was found through taken out: a shaken photo's motion blur, a soft
+    photo's softness beyond a sharp one's (`card_focus`); as it is otherwise."""
+    if card.shaken is not None:
+        return deblurred(image, card.shaken)
+    if card.soft_px is not None:
+        return quietened(deblurred(image, softness_kernel(card.soft_px)))[0]
+    return image
 
 
 def _noted_grain(reading: PhotoReading, grain: float) -> PhotoReading:
