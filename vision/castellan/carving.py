@@ -38,6 +38,7 @@ from tablesight.vision.segmentation import (
 from tablesight.vision.table_view import Region, TableView
 
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
+WARP_PAD_PX = 2  # beyond a set pixel, a linear warp still reads it this far
 NEAR_CASTLE_MM = 60.0
 CASTLE_PART_SHARE = 0.5  # a part of the castle read apart from the rest holds at least this share of its grey
 BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
@@ -212,13 +213,37 @@ def _hole_pixels(contour: np.ndarray) -> float:
 
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
     warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
-    return cv2.warpPerspective(mask, warp, region.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) > 127
+    return warped_where_set(mask, warp, region.size, cv2.INTER_LINEAR) > 127
 
 
 def warp_labels(view: TableView, labels: np.ndarray, height: float, region: Region) -> np.ndarray:
     """A label image (uint8) of the undistorted photo, seen on the plane at `height` over `region`."""
     warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
-    return cv2.warpPerspective(labels, warp, region.size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    return warped_where_set(labels, warp, region.size, cv2.INTER_NEAREST)
+
+
+def warped_where_set(image: np.ndarray, warp: np.ndarray, size: tuple[int, int], interpolation: int) -> np.ndarray:
+    """`cv2.warpPerspective(image, warp, size, interpolation | WARP_INVERSE_MAP)` of a single-channel uint8
+    image that is mostly 0 (a mask, a label image), worked out only over the output window its set
+    pixels can land in: the same result, several times faster for a few keeps' pixels in a big photo."""
+    flags = interpolation | cv2.WARP_INVERSE_MAP
+    x, y, w, h = cv2.boundingRect(image)
+    if w == 0 or h == 0:
+        return np.zeros(size[::-1], image.dtype)
+    pad = WARP_PAD_PX
+    corners = np.array([[x - pad, y - pad, 1], [x + w + pad, y - pad, 1], [x + w + pad, y + h + pad, 1],
+                        [x - pad, y + h + pad, 1]], np.float64)
+    landing = np.linalg.solve(warp, corners.T)  # the window (image pixels) on the output's pixels
+    if np.any(landing[2] <= 0):  # part of it beyond the horizon: no window to speak of
+        return cv2.warpPerspective(image, warp, size, flags=flags)
+    landing = landing[:2] / landing[2]
+    x0, y0 = np.maximum(np.floor(landing.min(axis=1)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(landing.max(axis=1)).astype(int) + 2, size)
+    out = np.zeros(size[::-1], image.dtype)
+    if x1 > x0 and y1 > y0:
+        shift = np.array([[1.0, 0, x0], [0, 1, y0], [0, 0, 1]])
+        out[y0:y1, x0:x1] = cv2.warpPerspective(image, warp @ shift, (int(x1 - x0), int(y1 - y0)), flags=flags)
+    return out
 
 
 def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Region) -> np.ndarray:
