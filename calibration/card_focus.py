@@ -20,7 +20,7 @@ Projection = Callable[[np.ndarray], np.ndarray]  # table mm (n, 2) → photo pix
 
 EDGE_SHARE = 0.6  # the middle of each edge: its ends meet the next square's corner
 POINTS_PER_EDGE = 9
-STEP_PX = 0.25
+SAMPLES = 65  # along each profile: 0.25 px apart at the full reach
 MAX_REACH_PX, MARGIN_REACH_MM = 8.0, 6.0  # sampled this far either side: the white margin is wider than that
 PLATEAU_SHARE = 0.2  # each profile's ends: the black square's level and the margin's
 QUARTILE_RISE = 1.349  # the 25 %–75 % rise of a Gaussian-blurred step, in σ
@@ -36,8 +36,17 @@ SHARP_EDGE_PX, SOFT_EDGE_PX = 0.5, 1.5
 def card_edge_blur_px(grey: np.ndarray, project: Projection) -> float | None:
     """The Gaussian σ (pixels) of the card's border edges in the photo (`project`: the card's table mm to
     the photo's pixels), or None where too few are seen."""
-    widths = [w for start, outward, along in _border_edges()
-              for w in _edge_widths(grey, project, start, outward, along)]
+    tracks = np.concatenate([_edge_tracks(project, *edge) for edge in _border_edges()])
+    h, w = grey.shape
+    inside = np.all((tracks[..., 0] >= 0) & (tracks[..., 0] <= w - 1)
+                    & (tracks[..., 1] >= 0) & (tracks[..., 1] <= h - 1), axis=1)
+    tracks = tracks[inside]
+    if len(tracks) < MIN_PROFILES:
+        return None
+    profiles = cv2.remap(grey, tracks[..., 0].astype(np.float32), tracks[..., 1].astype(np.float32),
+                         cv2.INTER_LINEAR).astype(float)
+    steps = np.linalg.norm(tracks[:, 1] - tracks[:, 0], axis=1)
+    widths = _quartile_rises(profiles, steps)
     return float(np.median(widths)) / QUARTILE_RISE if len(widths) >= MIN_PROFILES else None
 
 
@@ -72,43 +81,35 @@ def _border_edges() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return edges
 
 
-def _edge_widths(grey: np.ndarray, project: Projection, start: np.ndarray, outward: np.ndarray,
-                 along: np.ndarray) -> list[float]:
-    """The 25 %–75 % rise (pixels) of profiles across one edge, from the black square out to the margin."""
+def _edge_tracks(project: Projection, start: np.ndarray, outward: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Photo pixels (profiles × SAMPLES × 2) along lines across one edge, from the black square out to the
+    margin, each reaching MAX_REACH_PX either side (less where the margin is narrower in the photo)."""
     shares = 0.5 + EDGE_SHARE * (np.linspace(0, 1, POINTS_PER_EDGE) - 0.5)
     points = start + shares[:, None] * along
     pixels = project(points)
     tangent = project(points + along / np.linalg.norm(along)) - pixels
     beyond = project(points + outward) - pixels  # 1 mm out, in pixels
-    widths = []
-    h, w = grey.shape
-    for p, t, b in zip(pixels, tangent, beyond, strict=True):
-        normal = np.array([-t[1], t[0]]) / max(float(np.linalg.norm(t)), 1e-9)
-        normal *= np.sign(normal @ b) or 1.0  # from the black square out to the white margin
-        reach = min(MAX_REACH_PX, MARGIN_REACH_MM * float(np.linalg.norm(b)))
-        offsets = np.arange(-reach, reach + 1e-6, STEP_PX)
-        track = p + offsets[:, None] * normal
-        if track.min() < 0 or track[:, 0].max() > w - 1 or track[:, 1].max() > h - 1:
-            continue
-        profile = cv2.remap(grey, track[:, 0].astype(np.float32).reshape(-1, 1),
-                            track[:, 1].astype(np.float32).reshape(-1, 1), cv2.INTER_LINEAR).ravel().astype(float)
-        width = _quartile_rise(offsets, profile)
-        if width is not None:
-            widths.append(width)
-    return widths
+    normal = np.column_stack([-tangent[:, 1], tangent[:, 0]])
+    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+    normal *= np.where(np.sum(normal * beyond, axis=1) < 0, -1.0, 1.0)[:, None]  # out to the white margin
+    reach = np.minimum(MAX_REACH_PX, MARGIN_REACH_MM * np.linalg.norm(beyond, axis=1))
+    offsets = np.linspace(-1.0, 1.0, SAMPLES)[None, :] * reach[:, None]
+    return pixels[:, None, :] + offsets[..., None] * normal[:, None, :]
 
 
-def _quartile_rise(offsets: np.ndarray, profile: np.ndarray) -> float | None:
-    """The distance from where a dark-to-light profile first passes 25 % of its rise to where it passes 75 %."""
-    n = max(2, int(PLATEAU_SHARE * len(profile)))
-    dark, light = float(np.median(profile[:n])), float(np.median(profile[-n:]))
-    if light - dark < MIN_CONTRAST:
-        return None
-    level = (profile - dark) / (light - dark)
-    crossings = []
+def _quartile_rises(profiles: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Per dark-to-light profile (a row, `steps` pixels between samples), the distance from where it first
+    passes 25 % of its rise to where it passes 75 %; only profiles with contrast enough and both passes."""
+    n = max(2, int(PLATEAU_SHARE * profiles.shape[1]))
+    dark, light = np.median(profiles[:, :n], axis=1), np.median(profiles[:, -n:], axis=1)
+    contrast = light - dark
+    level = (profiles - dark[:, None]) / np.maximum(contrast, 1e-9)[:, None]
+    rows = np.arange(len(profiles))
+    crossings, valid = [], contrast >= MIN_CONTRAST
     for q in (0.25, 0.75):
-        k = int(np.argmax(level >= q))
-        if k == 0 or level[k] < q:
-            return None
-        crossings.append(offsets[k - 1] + (q - level[k - 1]) / (level[k] - level[k - 1]) * STEP_PX)
-    return crossings[1] - crossings[0]
+        k = np.argmax(level >= q, axis=1)
+        valid &= (k > 0) & (level[rows, k] >= q)
+        k = np.maximum(k, 1)
+        before, after = level[rows, k - 1], level[rows, k]
+        crossings.append((k - 1 + (q - before) / np.where(after > before, after - before, 1.0)) * steps)
+    return (crossings[1] - crossings[0])[valid]
