@@ -146,6 +146,16 @@ class _CastleFit:
         return np.nan_to_num(residuals, nan=MISFIT_CAP, posinf=MISFIT_CAP, neginf=-MISFIT_CAP)
 
 
+def span_scale(pose: CameraPose, towers: list[TowerReading], walls: list[WallReading],
+               profile: PieceProfile) -> tuple[float, int]:
+    """How long the castle's walls (tower to tower) measure through `pose` against the profile's spans: the
+    median ratio, and over how many walls (1.0 and 0 without any)."""
+    spans = CastleSpans.of(pose, towers, walls, profile)
+    if not len(spans):
+        return 1.0, 0
+    return float(np.median(np.linalg.norm(spans.vectors(pose), axis=1) / spans.expected)), len(spans)
+
+
 @dataclass(frozen=True)
 class CastleSpans:
     """The castle's walls joining two towers, as the fits of a camera to the castle weigh them: the towers

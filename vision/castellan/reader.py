@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import Lens
-from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.card import SQUARE_MM, card_outline_mm
 from tablesight.calibration.card_detection import CardDetection, find_card, through_focal, virtual_card
 from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.motion_blur import deblurred
@@ -38,7 +38,7 @@ from tablesight.vision.castellan.keeps import (
     keeps_on_the_castle,
     merge_close,
 )
-from tablesight.vision.castellan.lens_refinement import refine_card_lens
+from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
 from tablesight.vision.castellan.looks import (
     LOOKS,
     TOWER_TOP_SHARE,
@@ -71,6 +71,10 @@ WORKING_PX_PER_MM = 1.6
 MAX_SPECK_TOWERS = 2
 FAR_FROM_CARD_MM = 850.0  # a castle whose towers are this far from the card (median) gets a note on it
 FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal length is refined once more
+# Through the card's own lens, a castle's walls measure within 4.4 % of the profile's spans on every sample
+# (median 0.996); read with a profile 5 % too small (as a card printed 95 % of its size makes it), 1.018-1.09.
+# Beyond this share the card's print (or the profile) is named as the likely cause, with many walls.
+PRINT_SCALE_NOTE_SHARE, PRINT_SCALE_MIN_SPANS = 0.05, 20
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
 # Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
 # misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
@@ -264,6 +268,7 @@ class CastellanReader:
             return reading
         planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
         if refinements > 0:
+            print_note = self._print_scale_note(card, reading) if card.focal_source != "castle" else []
             with _timed(timings, "lens"):
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile,
                                            lens_known=self.lens is not None)
@@ -275,7 +280,10 @@ class CastellanReader:
                 rounds = refinements - 1
                 if card.focal_source != "castle" and _focal_moved(card, refined) > FAR_OFF_FOCAL:
                     rounds = max(rounds, 1)
-                return self._read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes)
+                again = self._read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes)
+                again.notes[:0] = print_note
+                return again
+            reading.notes[:0] = print_note
         # Keeps play no part in the lens: read once, through the final lens.
         with _timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading)
@@ -291,6 +299,19 @@ class CastellanReader:
             self._leave_out_small_keeps_outside(reading)
             reading.board = self._board(reading)
         return reading
+
+    def _print_scale_note(self, card: CardDetection, reading: PhotoReading) -> list[str]:
+        """A note if the castle's walls, read through the card's own lens, measure far from the profile's
+        spans (PRINT_SCALE_NOTE_SHARE) all over the castle: a card printed at another size (a printer's
+        "fit to page"), or a set whose sizes differ from the profile. The castle's fit then bends the lens
+        to make the walls the profile's length, and places the castle wrong."""
+        ratio, count = span_scale(card.pose, reading.towers, reading.walls, self.profile)
+        if count < PRINT_SCALE_MIN_SPANS or abs(ratio - 1) < PRINT_SCALE_NOTE_SHARE:
+            return []
+        side = "longer" if ratio > 1 else "shorter"
+        return [f"the castle's walls measure {abs(ratio - 1):.0%} {side} than the piece profile's through the "
+                f"card: check that the card's squares measure {SQUARE_MM:.1f} mm (print it at 100 %, actual "
+                f"size), or measure your own pieces once (tablesight calibrate pieces)"]
 
     def _leave_out_small_keeps_outside(self, reading: PhotoReading) -> None:
         """Keep-coloured pieces smaller than a keep (SMALL_KEEP_AREA_SHARE) standing outside every courtyard
