@@ -327,8 +327,9 @@ class _TwoLooks:
 
         class Stub(CastellanReader):
             def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
-                              view=None, window=None, keeps=None):
+                              view=None, window=None, keeps=None, keep_shadows=True):
                 self.looks.append(look)
+                self.shadows.append(keep_shadows)
                 board, count, left_out = ((first, towers[0], stranded[0]) if look is LOOKS[0]
                                           else (second, towers[1], stranded[1]))
                 read = [TowerReading(100.0 * i, 0.0, 12.0) for i in range(count)]
@@ -339,6 +340,7 @@ class _TwoLooks:
 
         self.reader = Stub()
         self.reader.looks = []
+        self.reader.shadows = []
 
 
 def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewer_is_kept():
@@ -352,7 +354,9 @@ def test_a_reading_that_breaks_the_rules_is_read_again_and_the_one_breaking_fewe
     clean = Board()
     looks = _TwoLooks(stray_keep, clean)
     reading = looks.reader.read(image, card=card)
-    assert looks.reader.looks == list(LOOKS[:2]) and reading.board is clean
+    assert reading.board is clean
+    # The other look is read without the keeps' shadows, then, kept, once more with them.
+    assert looks.reader.looks == [LOOKS[0], LOOKS[1], LOOKS[1]] and looks.reader.shadows == [True, False, True]
     assert any("read again" in note for note in reading.notes)
     # A first reading that breaks no rule is not looked at again; a second no better is not taken.
     once = _TwoLooks(clean, stray_keep)
