@@ -112,3 +112,18 @@ def test_random_turns_cover_splits_and_double_keeps():
         claims += sum(len(r.claims) for r in history)
         doubles += sum(d for r in history for _, d in r.claims)
     assert claims > 100 and doubles >= 10
+
+
+def test_walls_in_line_turned_to_an_odd_angle_do_not_touch():
+    """Found by hypothesis: two open walls in line either side of a short wall, turned 319.49° and shifted
+    0.045 mm, had their ends off each other's line by rounding alone, on either side, and were taken to
+    cross."""
+    from tablesight.scoring.castellan.board import Board, Tower, Wall
+
+    board = Board(towers=(Tower("t1", 0.0, 0.0), Tower("t2", 0.0, -64.0)),
+                  walls=(Wall("w1", "short", ("t1", "t2")), Wall("w3", "long", ("t1", None), end=(0.0, 128.0)),
+                         Wall("w5", "long", ("t2", None), end=(0.0, -192.0))))
+    before = score_board(board).warnings
+    after = score_board(board.transformed(319.4864833514848, 0.045, 0.0)).warnings
+    assert "wall-contact" not in [w.code for w in after]
+    assert sorted(w.code for w in after) == sorted(w.code for w in before)

@@ -28,11 +28,24 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
+CROSSING_TOLERANCE_MM = 1e-9
+
+
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    """True when the open segments ab and cd properly intersect."""
-    d1, d2 = _cross(c, d, a), _cross(c, d, b)
-    d3, d4 = _cross(a, b, c), _cross(a, b, d)
-    return d1 * d2 < 0 and d3 * d4 < 0
+    """True when the open segments ab and cd properly intersect: each one's ends lie on either side of the
+    other's line, by more than CROSSING_TOLERANCE_MM. (Two walls in line, turned to an odd angle, have
+    their ends off each other's line by rounding alone, on either side: they do not cross.)"""
+    length_ab, length_cd = distance(a, b), distance(c, d)
+    if length_ab == 0.0 or length_cd == 0.0:
+        return False
+    return (_straddles(_cross(c, d, a) / length_cd, _cross(c, d, b) / length_cd)
+            and _straddles(_cross(a, b, c) / length_ab, _cross(a, b, d) / length_ab))
+
+
+def _straddles(side_1: float, side_2: float) -> bool:
+    """Whether two signed distances from a line put their points clearly on either side of it."""
+    tolerance = CROSSING_TOLERANCE_MM
+    return (side_1 < -tolerance and side_2 > tolerance) or (side_1 > tolerance and side_2 < -tolerance)
 
 
 def segment_distance(a: Point, b: Point, c: Point, d: Point) -> float:
