@@ -224,8 +224,7 @@ def _sharpened_if_soft(grey: np.ndarray, found):
     homography, _ = cv2.findHomography(board_object_points()[ids, :2], pixels)
     if homography is None:
         return found, grey, None
-    edge_blur = card_edge_blur_px(grey, lambda table: cv2.perspectiveTransform(
-        table.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2))
+    edge_blur = card_edge_blur_px(grey, homography)
     if not is_soft(edge_blur):
         return found, grey, None
     sharp = deblurred(grey, softness_kernel(edge_blur))

@@ -9,14 +9,11 @@ the same distance as the card). A photo far softer than a sharp one is read with
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import cv2
 import numpy as np
 
 from tablesight.calibration.card import SQUARE_MM, SQUARES
-
-Projection = Callable[[np.ndarray], np.ndarray]  # table mm (n, 2) → photo pixels (n, 2)
 
 EDGE_SHARE = 0.6  # the middle of each edge: its ends meet the next square's corner
 POINTS_PER_EDGE = 9
@@ -33,10 +30,10 @@ MIN_CONTRAST = 30.0  # grey levels between the black and the white of a usable p
 SHARP_EDGE_PX, SOFT_EDGE_PX = 0.5, 1.5
 
 
-def card_edge_blur_px(grey: np.ndarray, project: Projection) -> float | None:
-    """The Gaussian σ (pixels) of the card's border edges in the photo (`project`: the card's table mm to
-    the photo's pixels), or None where too few are seen."""
-    tracks = np.concatenate([_edge_tracks(project, *edge) for edge in _border_edges()])
+def card_edge_blur_px(grey: np.ndarray, homography: np.ndarray) -> float | None:
+    """The Gaussian σ (pixels) of the card's border edges in the photo (`homography`: the card's table mm
+    to the photo's pixels), or None where too few are seen."""
+    tracks = np.concatenate([_edge_tracks(homography, *edge) for edge in _border_edges()])
     h, w = grey.shape
     inside = np.all((tracks[..., 0] >= 0) & (tracks[..., 0] <= w - 1)
                     & (tracks[..., 1] >= 0) & (tracks[..., 1] <= h - 1), axis=1)
@@ -81,11 +78,15 @@ def _border_edges() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return edges
 
 
-def _edge_tracks(project: Projection, start: np.ndarray, outward: np.ndarray, along: np.ndarray) -> np.ndarray:
+def _edge_tracks(homography: np.ndarray, start: np.ndarray, outward: np.ndarray, along: np.ndarray) -> np.ndarray:
     """Photo pixels (profiles × SAMPLES × 2) along lines across one edge, from the black square out to the
     margin, each reaching MAX_REACH_PX either side (less where the margin is narrower in the photo)."""
     shares = 0.5 + EDGE_SHARE * (np.linspace(0, 1, POINTS_PER_EDGE) - 0.5)
     points = start + shares[:, None] * along
+
+    def project(table: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(table.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2)
+
     pixels = project(points)
     tangent = project(points + along / np.linalg.norm(along)) - pixels
     beyond = project(points + outward) - pixels  # 1 mm out, in pixels

@@ -20,8 +20,7 @@ LENS = Lens.pinhole(1100.0, (1280, 720))
 def _edge_blur(grey: np.ndarray) -> float | None:
     card = find_card(grey, LENS)
     assert card is not None
-    return card_edge_blur_px(grey, lambda table: cv2.perspectiveTransform(
-        table.reshape(-1, 1, 2).astype(np.float64), card.homography).reshape(-1, 2))
+    return card_edge_blur_px(grey, card.homography)
 
 
 @pytest.mark.parametrize("sigma", [1.5, 2.5])
