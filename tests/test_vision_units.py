@@ -68,6 +68,11 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     # Two keeps both leaning like doubles: at most one of a colour is read double.
     twins = decide_doubles([keep(1.1, 10.0), keep(1.4, 10.0, x=50.0)])
     assert [k.double for k in twins] == [False, True]
+    # A lean many gaps beyond a double's (its colour ran into another keep's along the lean) says nothing of
+    # its height: the keep leaning like a double is the double, not the one leaning five times as far.
+    runaway = decide_doubles([keep(5.0, 10.0, colour="green"), keep(1.0, 10.0, colour="green", x=50.0)])
+    assert [k.double for k in runaway] == [False, True]
+    assert not decide_doubles([keep(5.0, 10.0, colour="blue")])[0].double_certain
     # Unmeasured keeps pass through untouched.
     unmeasured = KeepReading("green", 0.0, 0.0, False, False, None)
     assert decide_doubles([unmeasured]) == [unmeasured]

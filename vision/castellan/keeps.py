@@ -48,6 +48,10 @@ ALONG_LESS_ACROSS_NOISE_MM = 3.4
 # A shadow's reach is misleading about one time in seven (measured on the samples: another piece's shadow
 # or a table's pattern where the light was misjudged); such a measure is then anywhere in about two shares.
 SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
+# A keep's colour now and then runs into something else of its colour along the lean (a keep beside it,
+# a patch of the table): its lean then measures several gaps beyond a double's, which says nothing of
+# its height. Such a measure is taken to be anywhere within about twenty gaps, one time in twenty.
+LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own noise
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
@@ -324,27 +328,30 @@ def _lean_noise_scale(keeps: list[KeepReading]) -> float:
 
 def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
     """Log-likelihood ratio double : single of a keep's measured lean (Gaussian noise around each, scaled
-    by the photo's `spread`) and of its shadow's reach (the same, allowing for a misleading measure now
-    and then)."""
+    by the photo's `spread`, allowing for a blob that took in something else now and then) and of its
+    shadow's reach (the same, allowing for a misleading measure more often)."""
     evidence = 0.0
     if keep.lean_share is not None:
         noise = _lean_noise(keep) * spread
-        evidence += (keep.lean_share - 0.5) / noise ** 2
+        evidence += _robust_evidence(keep.lean_share, noise, LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY)
     if keep.width_share is not None:  # a second measurement, its errors taken as independent
         noise = ALONG_LESS_ACROSS_NOISE_MM / keep.width_span_mm * spread
-        evidence += (keep.width_share - 0.5) / noise ** 2
+        evidence += _robust_evidence(keep.width_share, noise, LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY)
     if keep.shadow_share is not None:
-        evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise)
+        evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise, SHADOW_OUTLIER_SHARE,
+                                     SHADOW_OUTLIER_DENSITY)
     return evidence
 
 
-def _robust_evidence(share: float, noise: float) -> float:
+def _robust_evidence(share: float, noise: float, outlier_share: float, outlier_density: float) -> float:
     """Log-likelihood ratio double (share 1) : single (share 0) of a measure with Gaussian `noise` that
-    is, one time in SHADOW_OUTLIER_SHARE, anything at all (another shadow, a table pattern)."""
-    def likelihood(expected: float) -> float:
-        gaussian = math.exp(-0.5 * ((share - expected) / noise) ** 2) / (noise * math.sqrt(2 * math.pi))
-        return (1 - SHADOW_OUTLIER_SHARE) * gaussian + SHADOW_OUTLIER_SHARE * SHADOW_OUTLIER_DENSITY
-    return math.log(likelihood(1.0) / likelihood(0.0))
+    is, one time in `outlier_share`, anything at all (`outlier_density` per share). In logs throughout: a
+    measure many noises from both is no evidence either way, not an overflow."""
+    def log_likelihood(expected: float) -> float:
+        z = (share - expected) / noise
+        gaussian = -0.5 * z * z - math.log(noise * math.sqrt(2 * math.pi)) + math.log(1 - outlier_share)
+        return float(np.logaddexp(gaussian, math.log(outlier_share * outlier_density)))
+    return log_likelihood(1.0) - log_likelihood(0.0)
 
 
 def _top_reach(view: TableView, centre: np.ndarray, u: np.ndarray, height: float, profile: PieceProfile) -> float:
