@@ -536,6 +536,13 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
 VIRTUAL_ORIGIN_MM = 0.0  # a stand-in's table frame: the table straight below the camera is its origin
 
 
+# Balancing a photo without the card on its grey pieces (`grey_pieces_cast`): pixels brighter than this
+# (of 255) are weighed; a piece is less saturated than this and this far in chromaticity from the table;
+# at least this share of the pixels must be such; a lamp or a camera's balance shifts a share by at most this.
+CAST_MIN_LEVEL, CAST_MAX_SATURATION, CAST_TABLE_DISTANCE = 40.0, 0.35, 0.03
+CAST_MIN_SHARE, CAST_MAX_SHIFT, CAST_BINS = 0.003, 0.1, 100
+
+
 def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None) -> CardDetection:
     """A stand-in for the card when none is seen: the camera straight above the table at the scale given,
     the photo's own darkest and brightest tones for black and white (shared/spec/setup.md's fallback)."""
@@ -549,7 +556,38 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
     homography, _ = cv2.findHomography(grid, pixels)
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     sample = colour[:: max(1, h // 300), :: max(1, w // 300)].astype(np.float64)
-    # No paper to balance the colours on: keep them as the camera did, stretched to its tonal range.
-    white, black = np.full(3, np.percentile(sample, 99.5)), np.full(3, np.percentile(sample, 0.5))
+    # No paper to balance the colours on: the grey pieces are balanced instead (`grey_pieces_cast`), the
+    # tones stretched to the camera's range.
+    white = np.percentile(sample, 99.5) * grey_pieces_cast(sample.reshape(-1, 3))
+    black = np.full(3, np.percentile(sample, 0.5))
     return CardDetection(np.arange(len(grid)), pixels, grid, homography, pose, "assumed", 0.0, white, black,
                          seen=False)
+
+
+def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
+    """The colour cast (BGR, brightest channel 1) of a photo without the card to balance it on, from its
+    grey pieces: the commonest chromaticity among the pixels of moderate saturation that are not the table's
+    (the table fills most of the photo; keeps and clutter are more saturated). No cast (1, 1, 1) where too
+    few such pixels agree or the cast found is beyond what a lamp or a camera's white balance gives."""
+    pixels = pixels[pixels.max(axis=1) > CAST_MIN_LEVEL]
+    total = pixels.sum(axis=1, keepdims=True)
+    chroma = pixels[:, 1:] / total  # (g, r) shares
+    saturation = 1.0 - pixels.min(axis=1) / pixels.max(axis=1)
+    table = _commonest(chroma)
+    candidates = (saturation < CAST_MAX_SATURATION) & (np.linalg.norm(chroma - table, axis=1) > CAST_TABLE_DISTANCE)
+    if candidates.sum() < CAST_MIN_SHARE * len(pixels):
+        return np.ones(3)
+    g, r = _commonest(chroma[candidates])
+    cast = np.array([1.0 - g - r, g, r])
+    if np.abs(cast - 1 / 3).max() > CAST_MAX_SHIFT:
+        return np.ones(3)
+    return cast / cast.max()
+
+
+def _commonest(chroma: np.ndarray) -> np.ndarray:
+    """The centre of the fullest bin of (g, r) chromaticities."""
+    bins = CAST_BINS
+    hist, g_edges, r_edges = np.histogram2d(chroma[:, 0], chroma[:, 1], bins=bins, range=((0, 1), (0, 1)))
+    hist = cv2.GaussianBlur(hist.astype(np.float32), (0, 0), 1.0)
+    i, j = np.unravel_index(int(np.argmax(hist)), hist.shape)
+    return np.array([(g_edges[i] + g_edges[i + 1]) / 2, (r_edges[j] + r_edges[j + 1]) / 2])

@@ -211,3 +211,22 @@ def test_a_contrasty_photo_with_only_the_paper_clipped_keeps_the_lights_colour(v
     assert np.median(contrasty[..., 2]) < 248 and found.white_bgr[2] > 255  # ... the red paper is
     span = found.white_bgr - found.black_bgr
     assert np.abs(span / span[1] - light / light[1]).max() < 0.03  # the ink's ratios: 0.047 off
+
+
+def test_a_photo_without_the_card_is_balanced_on_its_grey_pieces():
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    rng = np.random.default_rng(7)
+
+    def pixels(colour, count, spread=4.0):
+        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+
+    cast = np.array([0.8, 1.0, 0.95])  # BGR: a warm, greenish light
+    table = pixels([150, 185, 230], 9000)  # a peach table filling most of the photo
+    keeps = pixels([30, 40, 200], 300)  # red keeps: too saturated to be grey
+    tinted_grey = pixels(170 * cast, 700)
+    found = grey_pieces_cast(np.vstack([table, keeps, tinted_grey]))
+    assert np.allclose(found, cast, atol=0.03)
+    # Grey pieces already neutral: no cast; no pieces at all (an empty table): no cast either.
+    assert np.allclose(grey_pieces_cast(np.vstack([table, keeps, pixels([170, 170, 170], 700)])), 1, atol=0.03)
+    assert np.array_equal(grey_pieces_cast(np.vstack([table, keeps])), np.ones(3))
