@@ -586,8 +586,7 @@ def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
 
 def _commonest(chroma: np.ndarray) -> np.ndarray:
     """The centre of the fullest bin of (g, r) chromaticities."""
-    bins = CAST_BINS
-    hist, g_edges, r_edges = np.histogram2d(chroma[:, 0], chroma[:, 1], bins=bins, range=((0, 1), (0, 1)))
+    hist, g_edges, r_edges = np.histogram2d(chroma[:, 0], chroma[:, 1], bins=CAST_BINS, range=((0, 1), (0, 1)))
     hist = cv2.GaussianBlur(hist.astype(np.float32), (0, 0), 1.0)
     i, j = np.unravel_index(int(np.argmax(hist)), hist.shape)
     return np.array([(g_edges[i] + g_edges[i + 1]) / 2, (r_edges[j] + r_edges[j + 1]) / 2])

@@ -345,7 +345,7 @@ def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
 
 def _robust_evidence(share: float, noise: float, outlier_share: float, outlier_density: float) -> float:
     """Log-likelihood ratio double (share 1) : single (share 0) of a measure with Gaussian `noise` that
-    is, one time in `outlier_share`, anything at all (`outlier_density` per share). In logs throughout: a
+    is, in a share `outlier_share` of keeps, anything at all (`outlier_density` per share). In logs throughout: a
     measure many noises from both is no evidence either way, not an overflow."""
     def log_likelihood(expected: float) -> float:
         z = (share - expected) / noise
