@@ -641,6 +641,16 @@ def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_no
         assert verdict is kept, (count, first_misfits)
 
 
+def test_towers_left_apart_from_the_castle_speak_against_a_reading_however_big_the_castle():
+    """A look leaving 14 of a castle's towers apart must not win over one leaving 3 by breaking one rule fewer."""
+    from tablesight.vision.castellan.looks import misfits, rules_broken
+
+    reading, report = _towers_only(30)
+    assert misfits(reading, report) == rules_broken(report)
+    reading.stranded = 14  # fewer than its 30 towers: not a fragment, still 14 pieces unaccounted for
+    assert misfits(reading, report) == rules_broken(report) + 14
+
+
 def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
     """One stray wall touching another, blocking two open ends and off the axes is one misreading, not
     four; a keep outside every courtyard (no piece named) is one each."""
