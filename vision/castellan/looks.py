@@ -64,7 +64,7 @@ LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
 
 def misfits(reading: PhotoReading, report: Report | None) -> int:
     """What speaks against a reading: the rules its board breaks (`rules_broken`), and the pieces it saw but
-    left off the castle (towers in specks of up to MAX_SPECK_TOWERS apart, small keeps outside it). A
+    left off the castle (towers in specks of up to MAX_SPECK_TOWERS apart, keeps far from it or too small). A
     finished castle is one piece of plastic and a game has little else on the table: a look that leaves
     towers apart has most often cut its castle short, and one that reads specks in the table's texture has
     seen plastic where there is none. (Counted only for fragments, a look that left 14 of a castle's towers
