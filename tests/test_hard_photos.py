@@ -13,11 +13,15 @@ HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "samples" / "castellan" / "photos"
 
 
+def _truth(photo: Path):
+    """The board model recorded beside a photo."""
+    return board_from_dict(json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())["board"])
+
+
 def _read_against_truth(photo: Path) -> tuple[dict, object]:
-    truth = board_from_dict(json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())["board"])
     taken = read_photo(photo)
     reading = CastellanReader().read(taken.image, taken.focal_35mm)
-    counts, *_ = compare(truth, reading.board)
+    counts, *_ = compare(_truth(photo), reading.board)
     return counts, reading
 
 
@@ -69,7 +73,6 @@ def test_a_castle_lost_through_the_cards_focal_length_is_found_through_another()
     """The same photo read the usual way through the card's focal length finds no castle; read again
     through other focal lengths, the one making most sense of a castle finds it, and says so."""
     photo = HERE / "data" / "low-tilt-focal-off.jpg"
-    truth = board_from_dict(json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())["board"])
     taken = read_photo(photo)
     reader = CastellanReader()
     card = find_card(taken.image, None, taken.focal_35mm)
@@ -77,7 +80,7 @@ def test_a_castle_lost_through_the_cards_focal_length_is_found_through_another()
     assert reader._no_castle(first)
     reading = reader._through_other_focals(taken.image, taken.focal_35mm, card, 1, first, {})
     assert any("focal length read from the card" in note for note in reading.notes)
-    counts, *_ = compare(truth, reading.board)
+    counts, *_ = compare(_truth(photo), reading.board)
     assert counts["tower"]["tp"] >= 10 and counts["tower"]["fp"] <= 4
 
 
