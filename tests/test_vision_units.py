@@ -321,6 +321,44 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
 
 
+def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_keep_in_front_does_not():
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import PixelClasses
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls
+    from tablesight.vision.castellan.walls import WallReading
+
+    view = _straight_down_view()
+    towers = [TowerReading(-64.0, 0.0, 12.0), TowerReading(64.0, 0.0, 12.0)]
+    walls = [WallReading("long", 0, 1, None, 1.0)]
+
+    def pixels(points, height):
+        return cv2.perspectiveTransform(np.array([points], np.float64), view.plane_homography(height))[0]
+
+    def classes(tower_between: bool, keep_in_front: bool = False) -> PixelClasses:
+        grey = np.zeros(view.image.shape[:2], np.uint8)
+        strip = pixels([(-64, -5), (64, -5), (64, 5), (-64, 5)], NOMINAL_PROFILE.wall_height)
+        cv2.fillPoly(grey, [strip.astype(np.int32)], 255)
+        for x in (-64.0, 64.0) + ((0.0,) if tower_between else ()):
+            centre, rim = pixels([(x, 0.0), (x + 12.0, 0.0)], NOMINAL_PROFILE.tower_height)
+            cv2.circle(grey, tuple(int(v) for v in centre), int(np.hypot(*(rim - centre))), 255, -1)
+        red = np.zeros_like(grey)
+        if keep_in_front:
+            cv2.fillPoly(red, [pixels([(-20, -20), (20, -20), (20, 20), (-20, 20)], 32.0).astype(np.int32)], 255)
+        return PixelClasses(grey, {"red": red})
+
+    found = towers_in_long_walls(view, classes(True), towers, walls, NOMINAL_PROFILE)
+    assert len(found) == 1 and found[0].wall == 0
+    assert np.hypot(found[0].tower.x, found[0].tower.y) < 1
+    # A plain long wall: beside its middle, above its top, the camera sees the table as at its halves.
+    assert towers_in_long_walls(view, classes(False), towers, walls, NOMINAL_PROFILE) == []
+    # A keep in front of the middle hides both readings alike: nothing is said.
+    assert towers_in_long_walls(view, classes(True, keep_in_front=True), towers, walls, NOMINAL_PROFILE) == []
+    # Short walls are what they are.
+    assert towers_in_long_walls(view, classes(True), towers, [WallReading("short", 0, 1, None, 1.0)],
+                                NOMINAL_PROFILE) == []
+
+
 class _TwoLooks:
     """A reader whose two looks at a photo give the boards given (the looks themselves stubbed), with
     `towers` towers read by each (one: a castle was seen)."""

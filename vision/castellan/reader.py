@@ -52,6 +52,7 @@ from tablesight.vision.castellan.looks import (
 from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
+from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls
 from tablesight.vision.castellan.walls import (
     WallReading,
     castle_axis,
@@ -298,6 +299,7 @@ class CastellanReader:
         with _timed(timings, "rebuild"):
             if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
                 self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
+                self._split_long_walls_at_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
@@ -404,6 +406,27 @@ class CastellanReader:
                                  f"ending there — check it")
         self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True), h.walls) for h in found],
                           wall_solid, region, planes, reading)
+
+    def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
+                                    planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
+        """Long walls whose middle is a tower standing above them (see `towers_in_long_walls`) read as the
+        two short walls and the tower they are, each named in the notes."""
+        found = towers_in_long_walls(view, classes, reading.towers, reading.walls, self.profile)
+        new = []
+        for split in found:
+            tower, wall = split.tower, reading.walls[split.wall]
+            # The long wall becomes the first short wall, open where the tower stands; the tower joins it
+            # and its sockets are read, which finds the second short wall (and any wall leaving sideways).
+            reading.walls[split.wall] = replace(wall, kind="short", end=None, open_point=tower.position)
+            if wall.end is not None:
+                reading.walls.append(replace(wall, kind="short", start=wall.end, end=None, open_point=tower.position))
+                new.append((tower, (split.wall, len(reading.walls) - 1)))
+            else:
+                new.append((tower, (split.wall,)))
+            reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm, standing above the walls in the "
+                                 f"middle of a long wall's run, was read: the run is two short walls and it — "
+                                 f"check it")
+        self._join_towers(new, wall_solid, region, planes, reading)
 
     def _add_towers_at_open_ends(self, tower_solid: np.ndarray, wall_solid: np.ndarray, region: Region,
                                  planes: KeepPlanes, reading: PhotoReading) -> None:

@@ -1,0 +1,95 @@
+"""Towers in a straight run of walls, read as one long wall: short + tower + short is a long wall's length.
+
+In a tilted view, walls fattened by their shaded sides (or a keep leaning over them) can hide the
+widening a tower makes in the footprint, and the run is read as a long wall. What still tells the two
+apart is height: a tower stands above the walls' tops (10 mm in the nominal set). Just beside the run's axis, on a plane
+between the walls' top and the tower's, only a tower's body is there: the camera sees through that air
+to the table behind a plain wall, or (on the side nearer the camera) to the wall's face. So the middle
+of the run (where the tower would stand) is compared with the middle of each half (plain wall whatever
+the reading): the same wall, light and blur, only the tower differs. Keep colour says nothing either
+way (a keep in front hides both) and is left out. A keep's own shaded faces, where a look takes deep
+shade for plastic, can still pass for a tower beside a wall's middle: the towers read are named in the
+notes to be checked. (Leaving out all the camera sees through a keep's body lost more hidden towers than
+it saved false ones.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.carving import PixelClasses
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.table_view import TableView
+
+MIN_HEIGHT_GAP_MM = 5.0  # towers less than this taller than the walls cannot be told by height
+PLANE_SHARES = (0.4, 0.7)  # sampled at these shares of the way from the walls' top to the tower's
+RING_SHARE = 0.7  # of the tower's radius: beside the wall (wider than its half-thickness), inside a tower
+SIDE_ANGLES = np.radians(np.arange(-50, 51, 10))  # around each side of the run's axis
+MIN_SEEN = 0.5  # of the samples must not be keep colour (a keep in front hides both readings)
+MIN_STEP = 0.35  # the middle seen grey this much more often than the halves' middles: a tower stands there
+MIN_MIDDLE = 0.75  # ... and seen grey at least this often
+
+
+@dataclass(frozen=True)
+class TowerInRun:
+    tower: TowerReading
+    wall: int  # index of the long wall it splits
+    step: float  # how much more often the middle is seen grey above the walls than the halves
+
+
+def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[TowerReading],
+                         walls: list[WallReading], profile: PieceProfile) -> list[TowerInRun]:
+    dims = profile.dimensions
+    if profile.tower_height - profile.wall_height < MIN_HEIGHT_GAP_MM:
+        return []
+    hidden = np.zeros(classes.grey.shape, bool)
+    for mask in classes.keeps.values():
+        hidden |= mask > 0
+    short = dims.centre_spacing("short")
+    found = []
+    for index, wall in enumerate(walls):
+        if wall.kind != "long":
+            continue
+        start = np.asarray(towers[wall.start].position, float)
+        far = np.asarray(towers[wall.end].position if wall.end is not None else wall.open_point, float)
+        u = (far - start) / max(float(np.linalg.norm(far - start)), 1e-9)
+        middle = start + short * u
+        if any(np.hypot(*(middle - t.position)) < dims.tower_diameter for t in towers):
+            continue  # a tower is read there already (one inferred behind a keep, say)
+        shares = [_upper_body_seen(view, classes.grey, hidden, start + d * u, u, profile)
+                  for d in (short / 2, short, 1.5 * short)]
+        if any(s is None for s in shares):
+            continue
+        step = shares[1] - max(shares[0], shares[2])
+        if step >= MIN_STEP and shares[1] >= MIN_MIDDLE:
+            found.append(TowerInRun(TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius), index, step))
+    return found
+
+
+def _upper_body_seen(view: TableView, grey: np.ndarray, hidden: np.ndarray, point: np.ndarray, u: np.ndarray,
+                     profile: PieceProfile) -> float | None:
+    """Share of the samples beside `point` (either side of the run's axis `u`), between the walls' top and
+    a tower's, that the photo sees as grey plastic; None when keeps hide too many of them. Both sides
+    count: near straight above neither side is the far one, and the tower's whole width is the evidence."""
+    normal = np.array([-u[1], u[0]])
+    radius = RING_SHARE * profile.dimensions.tower_radius
+    offsets = [radius * (np.cos(a) * side * normal + np.sin(a) * u) for side in (1, -1) for a in SIDE_ANGLES]
+    samples = (point + np.array(offsets)).reshape(-1, 1, 2)
+    height, width = grey.shape
+    grey_seen = seen = 0
+    gap = profile.tower_height - profile.wall_height
+    for share in PLANE_SHARES:
+        homography = view.plane_homography(profile.wall_height + share * gap)
+        pixels = cv2.perspectiveTransform(samples, homography).reshape(-1, 2).astype(int)
+        inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < width) & (pixels[:, 1] >= 0) & (pixels[:, 1] < height)
+        xs, ys = pixels[inside, 0], pixels[inside, 1]
+        clear = ~hidden[ys, xs]
+        seen += int(clear.sum())
+        grey_seen += int(((grey[ys, xs] > 0) & clear).sum())
+    total = len(PLANE_SHARES) * len(offsets)
+    return grey_seen / seen if seen >= MIN_SEEN * total else None
