@@ -96,3 +96,28 @@ def test_a_correction_settles_its_piece_and_the_other_doubts_are_scored_again():
     # Deleting the blue keep settles its doubt too (ids shift: the red keep is still k0).
     assert still_in_doubt(stored, replace(board, keeps=board.keeps[:1]), DIMS)[0].id == "k0"
     assert still_in_doubt(stored, replace(corrected, keeps=corrected.keeps[:1]), DIMS) == []
+
+
+def test_a_tower_read_in_a_long_walls_run_may_be_its_middle_and_is_settled_as_that_wall():
+    from tablesight.vision.castellan.doubts import still_in_doubt
+    from tablesight.vision.castellan.evaluate import settled
+
+    # One courtyard two spans long: tower 1 stands between two short walls in line (read by its height).
+    sides = [s for s in SIDES if s != (1, 2)]
+    towers = [TowerReading(x, y, 12.0, in_run=i == 1) for i, (x, y) in enumerate(CORNERS)]
+    reading = PhotoReading(None, None, towers=towers, walls=[WallReading("short", a, b, None, 1.0) for a, b in sides],
+                           keeps=[_keep(SPAN)])
+    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(CORNERS)),
+                  tuple(Wall(f"w{n + 1}", "short", (f"t{a + 1}", f"t{b + 1}")) for n, (a, b) in enumerate(sides)),
+                  (Keep("red", SPAN, SPAN / 2),))
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.otherwise) == ("tower", "t2", "the middle of a long wall")
+    assert doubt.changed == {"red": (6, 5)}  # a long wall in its place: one tower fewer round the courtyard
+    # Checked on the table: no tower there, the run is that long wall.
+    truth = replace(board, towers=tuple(t for t in board.towers if t.id != "t2"))
+    checked = settled(board, [doubt], truth)
+    assert len(checked.towers) == 5 and [w.kind for w in checked.walls].count("long") == 1
+    # Stored with a game, the doubt stands on the board as read, and is settled once the run is corrected.
+    stored = [doubt.to_dict()]
+    assert still_in_doubt(stored, board, DIMS)[0].id == "t2"
+    assert still_in_doubt(stored, checked, DIMS) == []

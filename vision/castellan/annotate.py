@@ -46,11 +46,12 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
         if frozenset((tuple(a), tuple(b))) in guessed:  # hidden behind a keep, inferred from the rules: check it
             inferred_walls.append(pts.mean(axis=0))
-    inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred}
+    # Towers inferred behind a keep, or read in a long wall's run by their height alone: check them by eye.
+    inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred or t.in_run}
     for tower in board.towers:
         ring = _poly(pose.project(_circle(tower.position, profile.dimensions.tower_radius), profile.tower_height))
         cv2.polylines(out, [ring], True, TOWER_BGR, scale, cv2.LINE_AA)
-        if tower.position in inferred:  # hidden behind a keep, inferred from its walls: check it by eye
+        if tower.position in inferred:
             text_with_outline(out, "?", _pt(ring.reshape(-1, 2).max(axis=0) + [2 * scale, 0]), 0.5 * scale, scale)
     uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain}
     for keep in board.keeps:

@@ -1,7 +1,8 @@
 """What a reading is unsure of, and what hangs on each doubt.
 
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
-double, and a tower or a wall hidden behind a keep was inferred from the rules, not seen. The reader
+double, a tower or a wall hidden behind a keep was inferred from the rules, not seen, and a tower read
+in a long wall's run (by its height alone) may be that wall's middle. The reader
 marks them; here the board is scored the other way round for each, so a player or an organiser knows
 which few pieces to look at on the table, and which of them would change a score.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tablesight.scoring.castellan.board import Board, Keep, Point
+from tablesight.scoring.castellan.board import Board, Keep, Point, Wall
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import PhotoReading
@@ -68,10 +69,13 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             other = "single" if keep.double else "double"
             found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{kind} {keep.color} keep", other,
                                _keep_flipped(board, i)))
-    for tower, hidden in zip(board.towers, reading.towers, strict=True):
-        if hidden.inferred:
+    for tower, read in zip(board.towers, reading.towers, strict=True):
+        if read.inferred:
             found.append(doubt("tower", tower.id, tower.position, "tower hidden behind a keep", "absent",
                                without_tower(board, tower.id)))
+        elif read.in_run and (as_long := run_as_long_wall(board, tower.id)) is not None:
+            found.append(doubt("tower", tower.id, tower.position, "tower in a long wall's run",
+                               "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
         if wall.inferred:
             a, b = board.wall_endpoints(board.walls[i])
@@ -113,6 +117,9 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
     elif doubt.piece == "tower":
         for tower in board.towers:
             if near(tower.position):
+                if doubt.otherwise != "absent":  # read in a long wall's run
+                    as_long = run_as_long_wall(board, tower.id)
+                    return None if as_long is None else (tower.id, as_long)
                 return tower.id, without_tower(board, tower.id)
     else:
         towers = board.tower_map()
@@ -136,6 +143,29 @@ def _keep_flipped(board: Board, index: int) -> Board:
         else:
             keeps.append(keep)
     return replace(board, keeps=tuple(keeps))
+
+
+def run_as_long_wall(board: Board, tower_id: str) -> Board | None:
+    """The board with the tower and its two short walls in line read as one long wall through where it
+    stands; None unless the tower has just those two walls."""
+    mine = [w for w in board.walls if tower_id in w.ends]
+    if len(mine) != 2 or any(w.kind != "short" for w in mine):
+        return None
+    towers = board.tower_map()
+    here = towers[tower_id].position
+    far = []
+    for wall in mine:
+        a, b = board.wall_endpoints(wall, towers)
+        other = wall.ends[1] if wall.ends[0] == tower_id else wall.ends[0]
+        far.append((other, b if wall.ends[0] == tower_id else a))
+    (u_id, u), (v_id, v) = far
+    if (u[0] - here[0]) * (v[0] - here[0]) + (u[1] - here[1]) * (v[1] - here[1]) >= 0:
+        return None  # a corner, not a run
+    if u_id is None:  # a wall's open end is its second
+        (u_id, u), (v_id, v) = (v_id, v), (u_id, u)
+    long_wall = Wall(mine[0].id, "long", (u_id, v_id), u, v)
+    walls = tuple(long_wall if w is mine[0] else w for w in board.walls if w is not mine[1])
+    return replace(board, towers=tuple(t for t in board.towers if t.id != tower_id), walls=walls)
 
 
 def without_tower(board: Board, tower_id: str) -> Board:

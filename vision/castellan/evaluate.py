@@ -25,7 +25,7 @@ from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
-from tablesight.vision.castellan.doubts import Doubt, find_doubts, without_tower
+from tablesight.vision.castellan.doubts import Doubt, find_doubts, run_as_long_wall, without_tower
 from tablesight.vision.castellan.reader import CastellanReader
 
 MATCH_MM = 12.0
@@ -129,7 +129,8 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
 
 def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
     """The board once a player has looked at each doubtful piece on the table: a keep single or double
-    as the truth's keep there is, an inferred tower or wall kept only if the truth has one there."""
+    as the truth's keep there is, an inferred tower or wall kept only if the truth has one there (a tower
+    read in a long wall's run, if not, made that long wall again)."""
     keeps = list(board.keeps)
     for doubt in doubts:
         if doubt.piece == "keep":
@@ -141,7 +142,8 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
     board = replace(board, keeps=tuple(keeps))
     for doubt in doubts:
         if doubt.piece == "tower" and not any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
-            board = without_tower(board, doubt.id)
+            board = (without_tower(board, doubt.id) if doubt.otherwise == "absent"
+                     else run_as_long_wall(board, doubt.id) or board)
         elif doubt.piece == "wall" and not any(math.dist(m, doubt.where) < MATCH_MM
                                                for points in _wall_points(truth).values() for m in points):
             board = replace(board, walls=tuple(w for w in board.walls if w.id != doubt.id))

@@ -33,6 +33,7 @@ class TowerReading:
     y: float
     radius_mm: float  # inscribed radius of the footprint at the tower
     inferred: bool = False  # not seen but inferred from the walls ending in it (hidden behind a keep)
+    in_run: bool = False  # seen standing in what was read as a long wall's run (`towers_in_long_walls`)
 
     @property
     def position(self) -> tuple[float, float]:

@@ -67,7 +67,8 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
             continue
         step = shares[1] - max(shares[0], shares[2])
         if step >= MIN_STEP and shares[1] >= MIN_MIDDLE:
-            found.append(TowerInRun(TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius), index, step))
+            tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
+            found.append(TowerInRun(tower, index, step))
     return found
 
 
