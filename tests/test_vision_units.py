@@ -335,12 +335,16 @@ def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_
     def pixels(points, height):
         return cv2.perspectiveTransform(np.array([points], np.float64), view.plane_homography(height))[0]
 
-    def classes(tower_between: bool, keep_in_front: bool = False) -> PixelClasses:
+    def classes(tower_between: bool, keep_in_front: bool = False, crossing: bool = False) -> PixelClasses:
         grey = np.zeros(view.image.shape[:2], np.uint8)
-        strip = pixels([(-64, -5), (64, -5), (64, 5), (-64, 5)], NOMINAL_PROFILE.wall_height)
-        cv2.fillPoly(grey, [strip.astype(np.int32)], 255)
-        for x in (-64.0, 64.0) + ((0.0,) if tower_between else ()):
-            centre, rim = pixels([(x, 0.0), (x + 12.0, 0.0)], NOMINAL_PROFILE.tower_height)
+        runs = [[(-64, -5), (64, -5), (64, 5), (-64, 5)]]
+        if crossing:
+            runs.append([(-5, -64), (5, -64), (5, 64), (-5, 64)])
+        for run in runs:
+            cv2.fillPoly(grey, [pixels(run, NOMINAL_PROFILE.wall_height).astype(np.int32)], 255)
+        ends = [(-64.0, 0.0), (64.0, 0.0)] + ([(0.0, -64.0), (0.0, 64.0)] if crossing else [])
+        for x, y in ends + ([(0.0, 0.0)] if tower_between else []):
+            centre, rim = pixels([(x, y), (x + 12.0, y)], NOMINAL_PROFILE.tower_height)
             cv2.circle(grey, tuple(int(v) for v in centre), int(np.hypot(*(rim - centre))), 255, -1)
         red = np.zeros_like(grey)
         if keep_in_front:
@@ -348,12 +352,17 @@ def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_
         return PixelClasses(grey, {"red": red})
 
     found = towers_in_long_walls(view, classes(True), towers, walls, NOMINAL_PROFILE)
-    assert len(found) == 1 and found[0].wall == 0
+    assert len(found) == 1 and found[0].walls == (0,)
     assert np.hypot(found[0].tower.x, found[0].tower.y) < 1
     # A plain long wall: beside its middle, above its top, the camera sees the table as at its halves.
     assert towers_in_long_walls(view, classes(False), towers, walls, NOMINAL_PROFILE) == []
     # A keep in front of the middle hides both readings alike: nothing is said.
     assert towers_in_long_walls(view, classes(True, keep_in_front=True), towers, walls, NOMINAL_PROFILE) == []
+    # Two runs crossing in one tower: one tower, splitting both.
+    crossing_towers = towers + [TowerReading(0.0, -64.0, 12.0), TowerReading(0.0, 64.0, 12.0)]
+    crossed = towers_in_long_walls(view, classes(True, crossing=True), crossing_towers,
+                                   walls + [WallReading("long", 2, 3, None, 1.0)], NOMINAL_PROFILE)
+    assert len(crossed) == 1 and crossed[0].walls == (0, 1)
     # Short walls are what they are.
     assert towers_in_long_walls(view, classes(True), towers, [WallReading("short", 0, 1, None, 1.0)],
                                 NOMINAL_PROFILE) == []

@@ -123,6 +123,7 @@ class CastellanReader:
         reading = self._looked_again(small, focal_35mm, first, timings)
         if self.lens is None and card.seen and self._no_castle(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
+        self._towers_in_runs(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:
@@ -275,6 +276,7 @@ class CastellanReader:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
         planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
+        reading.planes, reading.wall_solid = planes, wall_solid
         if refinements > 0:
             print_note = self._print_scale_note(card, reading) if card.focal_source != "castle" else []
             with _timed(timings, "lens"):
@@ -299,7 +301,6 @@ class CastellanReader:
         with _timed(timings, "rebuild"):
             if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
                 self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
-                self._split_long_walls_at_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
@@ -407,6 +408,25 @@ class CastellanReader:
         self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True), h.walls) for h in found],
                           wall_solid, region, planes, reading)
 
+    def _towers_in_runs(self, reading: PhotoReading) -> None:
+        """The kept reading's long walls that are runs of two short walls and a tower (see
+        `_split_long_walls_at_towers`), split, and its board made again. Only once the look is kept: a
+        split makes a reading break fewer rules, and a look that lost part of the castle (fewer pieces,
+        fewer rules to break) was kept over the one reading it whole."""
+        placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
+        if reading.board is None or reading.planes is None or not placed:
+            return
+        with _timed(reading.timings_ms, "rebuild"):
+            towers = len(reading.towers)
+            self._split_long_walls_at_towers(reading.view, reading.classes, reading.region, reading.planes,
+                                             reading.wall_solid, reading)
+            if len(reading.towers) == towers:
+                return
+            reading.towers, reading.walls, notes = mend_split_long_walls(
+                reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
+            reading.notes.extend(notes)
+            reading.board = self._board(reading)
+
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                     planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
         """Long walls whose middle is a tower standing above them (see `towers_in_long_walls`) read as the
@@ -414,15 +434,19 @@ class CastellanReader:
         found = towers_in_long_walls(view, classes, reading.towers, reading.walls, self.profile)
         new = []
         for split in found:
-            tower, wall = split.tower, reading.walls[split.wall]
-            # The long wall becomes the first short wall, open where the tower stands; the tower joins it
-            # and its sockets are read, which finds the second short wall (and any wall leaving sideways).
-            reading.walls[split.wall] = replace(wall, kind="short", end=None, open_point=tower.position)
-            if wall.end is not None:
-                reading.walls.append(replace(wall, kind="short", start=wall.end, end=None, open_point=tower.position))
-                new.append((tower, (split.wall, len(reading.walls) - 1)))
-            else:
-                new.append((tower, (split.wall,)))
+            tower, ending = split.tower, []
+            # Each long wall becomes a short wall open where the tower stands (and, if it reached a tower,
+            # another from that one); the tower joins them and its sockets are read, which finds any wall
+            # beyond an open end, or leaving sideways.
+            for index in split.walls:
+                wall = reading.walls[index]
+                reading.walls[index] = replace(wall, kind="short", end=None, open_point=tower.position)
+                ending.append(index)
+                if wall.end is not None:
+                    reading.walls.append(replace(wall, kind="short", start=wall.end, end=None,
+                                                 open_point=tower.position))
+                    ending.append(len(reading.walls) - 1)
+            new.append((tower, tuple(ending)))
             reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm, standing above the walls in the "
                                  f"middle of a long wall's run, was read: the run is two short walls and it — "
                                  f"check it")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.scoring.castellan.board import Board
 from tablesight.vision.castellan.carving import PixelClasses
-from tablesight.vision.castellan.keeps import KeepReading
+from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
 from tablesight.vision.castellan.looks import Look
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
@@ -31,4 +33,6 @@ class PhotoReading:
     view: TableView | None = None
     classes: PixelClasses | None = None
     raw_classes: PixelClasses | None = None  # the same, of the photo as taken (for other looks to reuse)
+    planes: KeepPlanes | None = None  # the keeps' carved planes (what they hide), for steps after the look is kept
+    wall_solid: np.ndarray | None = None  # the walls' carved footprint on the reading's region, likewise
     look: Look | None = None  # how its colours were seen

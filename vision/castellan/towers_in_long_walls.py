@@ -38,7 +38,7 @@ MIN_MIDDLE = 0.75  # ... and seen grey at least this often
 @dataclass(frozen=True)
 class TowerInRun:
     tower: TowerReading
-    wall: int  # index of the long wall it splits
+    walls: tuple[int, ...]  # indices of the long walls it splits (two, where two runs cross in it)
     step: float  # how much more often the middle is seen grey above the walls than the halves
 
 
@@ -66,9 +66,15 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
         if any(s is None for s in shares):
             continue
         step = shares[1] - max(shares[0], shares[2])
-        if step >= MIN_STEP and shares[1] >= MIN_MIDDLE:
-            tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
-            found.append(TowerInRun(tower, index, step))
+        if step < MIN_STEP or shares[1] < MIN_MIDDLE:
+            continue
+        same = [n for n, f in enumerate(found) if np.hypot(*(middle - f.tower.position)) < dims.tower_diameter]
+        if same:  # two runs crossing in one tower (walls never cross)
+            f = found[same[0]]
+            found[same[0]] = TowerInRun(f.tower, f.walls + (index,), max(f.step, step))
+            continue
+        tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
+        found.append(TowerInRun(tower, (index,), step))
     return found
 
 
