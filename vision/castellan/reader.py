@@ -435,9 +435,10 @@ class CastellanReader:
         new = []
         for split in found:
             tower, ending = split.tower, []
-            # Each long wall becomes a short wall open where the tower stands (and, if it reached a tower,
-            # another from that one); the tower joins them and its sockets are read, which finds any wall
-            # beyond an open end, or leaving sideways.
+            joined_as = len(reading.towers) + len(new)  # the index `_join_towers` gives it
+            # Each long wall becomes a short wall open where the tower stands, and the other half a short wall
+            # from the tower it reached (open where the tower stands too) or from the tower to its open end;
+            # the tower joins them and its sockets are read, which finds any wall leaving sideways.
             for index in split.walls:
                 wall = reading.walls[index]
                 reading.walls[index] = replace(wall, kind="short", end=None, open_point=tower.position)
@@ -446,6 +447,8 @@ class CastellanReader:
                     reading.walls.append(replace(wall, kind="short", start=wall.end, end=None,
                                                  open_point=tower.position))
                     ending.append(len(reading.walls) - 1)
+                else:
+                    reading.walls.append(replace(wall, kind="short", start=joined_as))
             new.append((tower, tuple(ending)))
             reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm, standing above the walls in the "
                                  f"middle of a long wall's run, was read: the run is two short walls and it — "
