@@ -422,6 +422,10 @@ class CastellanReader:
                                              reading.wall_solid, reading)
             if len(reading.towers) == towers:
                 return
+            # A wall leaving such a tower sideways confirms it (C1: walls join towers): no doubt left.
+            for i, tower in enumerate(reading.towers):
+                if tower.in_run and sum(i in (w.start, w.end) for w in reading.walls) > 2:
+                    reading.towers[i] = replace(tower, in_run=False)
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
