@@ -317,6 +317,9 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert hidden_towers(view, classes(False), towers, walls, [keep], NOMINAL_PROFILE) == []
     # One open wall ends there, or no keep stands near to hide anything: an ordinary open end.
     assert hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE) == []
+    # ... unless one wall is asked for (the reader then keeps the tower only if the rules need it).
+    (lone,) = hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE, min_walls=1)
+    assert lone.walls == (0,) and np.hypot(lone.x - 1.0, lone.y - 2.0) < 3
     far_keep = KeepReading("red", 10100.0, 10100.0, False, True, 32.0)
     assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
 

@@ -38,12 +38,15 @@ class HiddenTower:
 
 
 def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
-                  keeps: list[KeepReading], profile: PieceProfile) -> list[HiddenTower]:
+                  keeps: list[KeepReading], profile: PieceProfile, min_walls: int = MIN_WALLS) -> list[HiddenTower]:
+    """Towers hidden behind keeps where at least `min_walls` open walls end. With one wall (an ordinary
+    open end as often as not) the sight of the tower's body is not enough: the reader keeps such a tower
+    only where the board with it breaks fewer rules."""
     dims = profile.dimensions
     reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
     found = []
     for point, members in _meeting_points(walls, meeting_distance(dims)):
-        if len({walls[i].start for i in members}) < MIN_WALLS:
+        if len({walls[i].start for i in members}) < min_walls:
             continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue

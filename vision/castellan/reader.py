@@ -307,6 +307,7 @@ class CastellanReader:
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
+                self._towers_the_rules_need(view, classes, region, planes, wall_solid, reading)
             self._leave_out_small_keeps_outside(reading)
             reading.board = self._board(reading)
         return reading
@@ -407,6 +408,34 @@ class CastellanReader:
                                  f"ending there — check it")
         self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True), h.walls) for h in found],
                           wall_solid, region, planes, reading)
+
+    def _towers_the_rules_need(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
+                               wall_solid: np.ndarray, reading: PhotoReading) -> None:
+        """Towers hidden behind keeps where one open wall ends (`hidden_towers` with one wall), each kept,
+        with the walls hidden behind keeps it then needs, where the board breaks fewer rules with them (most
+        often: the courtyard a keep stands in closes at a corner the keep hides), and named in the notes."""
+        dims = self.profile.dimensions
+        broken = rules_broken(score_board(self._board(reading), dims))
+        tried: set[tuple[int, int]] = set()
+        while broken:
+            found = [h for h in hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps,
+                                              self.profile, min_walls=1) if (round(h.x), round(h.y)) not in tried]
+            if not found:
+                return
+            hidden = found[0]
+            tried.add((round(hidden.x), round(hidden.y)))
+            before = list(reading.towers), list(reading.walls), list(reading.notes)
+            tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True)
+            self._join_towers([(tower, hidden.walls)], wall_solid, region, planes, reading)
+            self._walls_the_rules_need(wall_solid, region, planes, reading)
+            with_tower = rules_broken(score_board(self._board(reading), dims))
+            if with_tower < broken:
+                broken = with_tower
+                reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
+                                     f"{hidden.keep.color} keep, was inferred from the wall ending there: without "
+                                     f"it the castle breaks more rules — check it")
+            else:
+                reading.towers, reading.walls, reading.notes = before
 
     def _towers_in_runs(self, reading: PhotoReading) -> None:
         """The kept reading's long walls that are runs of two short walls and a tower (see
