@@ -136,6 +136,15 @@ class TableView:
         t = self.pose.tvec.reshape(3) - height * rotation[:, 2]
         return self.pose.lens.matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
 
+    def plane_pixels(self, points_mm: np.ndarray, height: float,
+                     shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Where table points (x, y mm) on the plane `height` mm above the table fall in the undistorted
+        image: the integer columns and rows of those inside an image of `shape` (the others left out)."""
+        pixels = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(-1, 1, 2),
+                                          self.plane_homography(height)).reshape(-1, 2).astype(int)
+        inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < shape[1]) & (pixels[:, 1] >= 0) & (pixels[:, 1] < shape[0])
+        return pixels[inside, 0], pixels[inside, 1]
+
     def rectify(self, height: float, region: Region, normalised: bool = True) -> np.ndarray:
         """The plane at `height` seen from straight above over `region` (BGR, float 0–1 if normalised)."""
         warp = self.plane_homography(height) @ region.pixel_to_mm_matrix()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
@@ -85,14 +84,10 @@ def _covered_share(view: TableView, classes: PixelClasses, point: np.ndarray, pr
     radius = RING_SHARE * profile.dimensions.tower_radius
     angles = np.linspace(0, 2 * np.pi, RING_POINTS, endpoint=False)
     body = np.vstack([point, point + radius * np.column_stack([np.cos(angles), np.sin(angles)])])
-    height, width = classes.grey.shape
     covered = total = 0
     for share in BODY_HEIGHTS:
-        homography = view.plane_homography(share * profile.tower_height)
-        pixels = cv2.perspectiveTransform(body.reshape(-1, 1, 2), homography).reshape(-1, 2).astype(int)
-        total += len(pixels)
-        inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < width) & (pixels[:, 1] >= 0) & (pixels[:, 1] < height)
-        xs, ys = pixels[inside, 0], pixels[inside, 1]
+        xs, ys = view.plane_pixels(body, share * profile.tower_height, classes.grey.shape)
+        total += len(body)
         seen = classes.grey[ys, xs] > 0
         for mask in classes.keeps.values():
             seen |= mask[ys, xs] > 0

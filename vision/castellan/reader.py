@@ -415,7 +415,7 @@ class CastellanReader:
         with the walls hidden behind keeps it then needs, where the board breaks fewer rules with them (most
         often: the courtyard a keep stands in closes at a corner the keep hides), and named in the notes."""
         dims = self.profile.dimensions
-        broken = rules_broken(score_board(self._board(reading), dims))
+        broken = self._rules_broken(reading)
         tried: set[tuple[int, int]] = set()
         while broken:
             found = [h for h in hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps,
@@ -428,7 +428,7 @@ class CastellanReader:
             tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True)
             self._join_towers([(tower, hidden.walls)], wall_solid, region, planes, reading)
             self._walls_the_rules_need(wall_solid, region, planes, reading)
-            with_tower = rules_broken(score_board(self._board(reading), dims))
+            with_tower = self._rules_broken(reading)
             if with_tower < broken:
                 broken = with_tower
                 reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
@@ -606,10 +606,10 @@ class CastellanReader:
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, wall_solid, region)
-        broken = rules_broken(score_board(self._board(reading), dims))
+        broken = self._rules_broken(reading)
         for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
             reading.walls.append(wall)
-            with_wall = rules_broken(score_board(self._board(reading), dims))
+            with_wall = self._rules_broken(reading)
             if with_wall < broken:
                 broken = with_wall
                 a, b = reading.towers[wall.start], reading.towers[wall.end]
@@ -618,6 +618,10 @@ class CastellanReader:
                                      f"rules — check it")
             else:
                 reading.walls.pop()
+
+    def _rules_broken(self, reading: PhotoReading) -> int:
+        """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
+        return rules_broken(score_board(self._board(reading), self.profile.dimensions))
 
     @staticmethod
     def _board(reading: PhotoReading) -> Board:

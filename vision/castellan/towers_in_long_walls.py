@@ -2,22 +2,21 @@
 
 In a tilted view, walls fattened by their shaded sides (or a keep leaning over them) can hide the
 widening a tower makes in the footprint, and the run is read as a long wall. What still tells the two
-apart is height: a tower stands above the walls' tops (10 mm in the nominal set). Just beside the run's axis, on a plane
-between the walls' top and the tower's, only a tower's body is there: the camera sees through that air
-to the table behind a plain wall, or (on the side nearer the camera) to the wall's face. So the middle
-of the run (where the tower would stand) is compared with the middle of each half (plain wall whatever
-the reading): the same wall, light and blur, only the tower differs. Keep colour says nothing either
-way (a keep in front hides both) and is left out. A keep's own shaded faces, where a look takes deep
-shade for plastic, can still pass for a tower beside a wall's middle: the towers read are named in the
-notes to be checked. (Leaving out all the camera sees through a keep's body lost more hidden towers than
-it saved false ones.)
+apart is height: a tower stands above the walls' tops (10 mm in the nominal set). Just beside the run's
+axis, on a plane between the walls' top and the tower's, only a tower's body is there: the camera sees
+through that air to the table behind a plain wall, or (on the side nearer the camera) to the wall's
+face. So the middle of the run (where the tower would stand) is compared with the middle of each half
+(plain wall whatever the reading): the same wall, light and blur, only the tower differs. Keep colour
+says nothing either way (a keep in front hides both) and is left out. A keep's own shaded faces, where
+a look takes deep shade for plastic, can still pass for a tower beside a wall's middle: the towers read
+are named in the notes to be checked. (Leaving out all the camera sees through a keep's body lost more
+hidden towers than it saved false ones.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
@@ -86,15 +85,11 @@ def _upper_body_seen(view: TableView, grey: np.ndarray, hidden: np.ndarray, poin
     normal = np.array([-u[1], u[0]])
     radius = RING_SHARE * profile.dimensions.tower_radius
     offsets = [radius * (np.cos(a) * side * normal + np.sin(a) * u) for side in (1, -1) for a in SIDE_ANGLES]
-    samples = (point + np.array(offsets)).reshape(-1, 1, 2)
-    height, width = grey.shape
+    samples = point + np.array(offsets)
     grey_seen = seen = 0
     gap = profile.tower_height - profile.wall_height
     for share in PLANE_SHARES:
-        homography = view.plane_homography(profile.wall_height + share * gap)
-        pixels = cv2.perspectiveTransform(samples, homography).reshape(-1, 2).astype(int)
-        inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < width) & (pixels[:, 1] >= 0) & (pixels[:, 1] < height)
-        xs, ys = pixels[inside, 0], pixels[inside, 1]
+        xs, ys = view.plane_pixels(samples, profile.wall_height + share * gap, grey.shape)
         clear = ~hidden[ys, xs]
         seen += int(clear.sum())
         grey_seen += int(((grey[ys, xs] > 0) & clear).sum())
