@@ -21,13 +21,17 @@ from tablesight.calibration.card import board_object_points
 MOVE_SLACK, PLANE_SLACK, MIN_CORNERNESS_SHARE = 0.15, 0.03, 0.3
 
 
-def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, square_px: float
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """The found corners (pixels, ids) with the card's other corners added where the photo holds them."""
+def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, square_px: float,
+                      markers: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The found corners (pixels, ids) with the card's other corners added where the photo holds them.
+    `markers`: the markers' corners (table mm, pixels), to place them by where too few corners were found."""
     table = board_object_points()[:, :2]
-    if len(ids) >= len(table) or len(ids) < 4 or _in_a_line(table[ids]):
+    placing_table, placing_pixels = table[ids], pixels
+    if markers is not None and len(ids) < 4:
+        placing_table, placing_pixels = np.vstack([table[ids], markers[0]]), np.vstack([pixels, markers[1]])
+    if len(ids) >= len(table) or len(placing_table) < 4 or _in_a_line(placing_table):
         return pixels, ids
-    homography, _ = cv2.findHomography(table[ids], pixels)
+    homography, _ = cv2.findHomography(placing_table, placing_pixels)
     if homography is None:
         return pixels, ids
     missing = np.setdiff1d(np.arange(len(table)), ids)

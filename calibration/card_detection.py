@@ -26,6 +26,11 @@ MIN_CORNERS = 6
 # A card mostly out of the frame: this few corners, with their markers' corners, still place the table,
 # but only when no try finds MIN_CORNERS (a blurred card may show 4 first and more on a sharpened try).
 MIN_PARTIAL_CORNERS = 4
+# A card cut by the frame's edge shows few markers, and OpenCV places a corner only between two of them
+# (`minMarkers`): corners beside a single marker, with at least this many, and the markers' own corners,
+# are the last resort (a corner of the card in the photo's corner: 2 markers, 3 corners, 11 points).
+ONE_MARKER_CORNERS, ONE_MARKER_MARKERS = 3, 2
+PART_SEEN_SHARE = 0.25  # a card whose corners span less of its corner grid is seen in part only
 CLIPPED = 248.0
 # A photo whose top level is not 255 (brightened down after clipping, a webcam's video range that ends at
 # 235) clips lower. A channel is taken as clipped there too when the paper is within this share of the
@@ -65,6 +70,16 @@ class CardDetection:
     @property
     def corner_count(self) -> int:
         return len(self.corner_ids)
+
+    @property
+    def seen_in_part(self) -> bool:
+        """Whether only a corner of the card is seen (its corners span under PART_SEEN_SHARE of the
+        card's corner grid): its pose, extrapolated to a castle beside it, may be far off."""
+        if not self.seen or len(self.table_points) < 3:
+            return False
+        grid = board_object_points()[:, :2]
+        seen = cv2.contourArea(cv2.convexHull(self.table_points.astype(np.float32)))
+        return seen < PART_SEEN_SHARE * cv2.contourArea(cv2.convexHull(grid.astype(np.float32)))
 
     def table_to_image(self, table_points: np.ndarray, height: float | np.ndarray = 0.0) -> np.ndarray:
         return self.pose.project(table_points, height)
@@ -108,13 +123,15 @@ class DetectionTry:
 SOFT_TRIES = (DetectionTry(0.3, 7.0), DetectionTry(0.3, 4.0))
 
 
-def _detector(soft: DetectionTry | None = None) -> cv2.aruco.CharucoDetector:
+def _detector(soft: DetectionTry | None = None, min_markers: int = 2) -> cv2.aruco.CharucoDetector:
+    """`min_markers`: the markers beside a corner needed to place it (OpenCV's default, 2, or 1)."""
     params = _detector_parameters()
     if soft is not None:
         params.adaptiveThreshConstant = soft.threshold_constant
         params.perspectiveRemoveIgnoredMarginPerCell = soft.bit_margin
     charuco = cv2.aruco.CharucoParameters()
     charuco.tryRefineMarkers = True
+    charuco.minMarkers = min_markers
     return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
 
 
@@ -126,10 +143,12 @@ def _detector_parameters() -> cv2.aruco.DetectorParameters:
     return params
 
 
-def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    corners, ids, marker_corners, marker_ids = _detector(soft).detectBoard(grey)
+def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS,
+                    min_markers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    corners, ids, marker_corners, marker_ids = _detector(soft, min_markers).detectBoard(grey)
     if ids is None or len(ids) < min_corners:
+        return None
+    if min_markers == 1 and (marker_ids is None or len(marker_ids) < ONE_MARKER_MARKERS):
         return None
     markers = np.concatenate([m.reshape(4, 2) for m in marker_corners]) if marker_ids is not None else np.zeros((0, 2))
     marker_ids = marker_ids.ravel() if marker_ids is not None else np.zeros(0, int)
@@ -160,18 +179,17 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
     if blur is None:
         found, grey, edge_blur = _sharpened_if_soft(grey, found[0])
         pixels, ids, markers, marker_ids = found
+    marker_table = _marker_table(marker_ids)
+    own = marker_ids < len(charuco_board().getObjPoints())  # ids 17–49 are free for other uses
+    markers = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
     square_px = _square_size_px(pixels, ids)
-    pixels, ids = completed_corners(grey, pixels, ids, square_px)
+    pixels, ids = completed_corners(grey, pixels, ids, square_px, (marker_table, markers))
+    if len(ids) < 4:
+        return None  # a card's corner in the photo's: too little of it to place the table
     # Stay inside the white margin around the corner: the markers start square/8 away.
     window = int(np.clip(square_px / 10, 2, 10))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.005)
     refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).copy(), (window, window), (-1, -1), criteria)
-    board_markers = charuco_board().getObjPoints()
-    # Markers of other boards (ids 17–49 are free for other uses) are not part of the card.
-    own = np.array([0 <= i < len(board_markers) for i in marker_ids], dtype=bool)
-    marker_table = (np.concatenate([np.asarray(board_markers[i])[:, :2] for i in marker_ids[own]])
-                    if own.any() else np.zeros((0, 2)))
-    markers = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
     if len(markers):
         # Marker corners found on a reduced copy are refined at full resolution too.
         small_window = int(np.clip(square_px / 12, 2, 8))
@@ -179,6 +197,13 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
     return (refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table), blur, \
         edge_blur
+
+
+def _marker_table(marker_ids: np.ndarray) -> np.ndarray:
+    """The corners (table mm, 4 per marker) of the card's markers among `marker_ids`."""
+    board_markers = charuco_board().getObjPoints()
+    own = [np.asarray(board_markers[i])[:, :2] for i in marker_ids if 0 <= i < len(board_markers)]
+    return np.concatenate(own) if own else np.zeros((0, 2))
 
 
 def _detect_any_way(grey: np.ndarray):
@@ -197,7 +222,16 @@ def _detect_any_way(grey: np.ndarray):
     unshaken = _detect_unshaken(grey)
     if unshaken is not None:
         return unshaken
+    if partial is None:
+        partial = _beside_single_markers(grey)
     return None if partial is None else (partial, grey, None)
+
+
+def _beside_single_markers(grey: np.ndarray):
+    """A card cut by the frame's edge: corners placed beside single markers (ONE_MARKER_CORNERS or more,
+    from ONE_MARKER_MARKERS markers or more), on the photo reduced, then as it is; or None."""
+    tries = _reduced_then_full(grey, None, ONE_MARKER_CORNERS, min_markers=1)
+    return next((found for found in tries if found is not None), None)
 
 
 def _detect_unshaken(grey: np.ndarray):
@@ -221,6 +255,8 @@ def _sharpened_if_soft(grey: np.ndarray, found):
     length read from them with them); with what was found, the photo the corners are to be refined on,
     and the edges' spread (None for a photo sharp enough, returned as it is)."""
     pixels, ids = found[0], found[1]
+    if len(ids) < 4:
+        return found, grey, None  # a card's corner only (`_beside_single_markers`): no focus to read
     homography, _ = cv2.findHomography(board_object_points()[ids, :2], pixels)
     if homography is None:
         return found, grey, None
@@ -277,14 +313,15 @@ def _held_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray):
     return refined[held], ids[held], np.zeros((0, 2), np.float32), np.zeros(0, int)
 
 
-def _reduced_then_full(grey: np.ndarray, soft: DetectionTry | None) -> Iterator:
+def _reduced_then_full(grey: np.ndarray, soft: DetectionTry | None, min_corners: int = MIN_PARTIAL_CORNERS,
+                       min_markers: int = 2) -> Iterator:
     """The card on a copy reduced to DETECTION_MAX_SIDE (fast, and a soft photo's blur shrinks with
     it), then on the photo as it is."""
     scale = min(1.0, DETECTION_MAX_SIDE / max(grey.shape))
     if scale < 1.0:
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        yield _scaled(_detect_corners(small, soft, MIN_PARTIAL_CORNERS), scale)
-    yield _detect_corners(grey, soft, MIN_PARTIAL_CORNERS)
+        yield _scaled(_detect_corners(small, soft, min_corners, min_markers), scale)
+    yield _detect_corners(grey, soft, min_corners, min_markers)
 
 
 def _sharpened(grey: np.ndarray, soft: DetectionTry | None) -> Iterator:

@@ -89,6 +89,28 @@ def test_a_card_mostly_out_of_view_still_places_the_table(views):
     assert np.abs(found.table_to_image(board_object_points()[:, :2][seen]) - corners[seen]).max() < 2.0
 
 
+def test_a_cards_corner_alone_in_view_places_the_whole_card_and_is_marked_seen_in_part(views):
+    # Only the table within 80 mm of the board's corner shows: two or three markers, whose corners
+    # OpenCV places only between two markers. Each is placed beside its single marker instead.
+    grid = board_object_points()[:, :2]
+    found_views = 0
+    for image, truth in views:
+        outline = truth.project(np.array([[-40.0, -40], [80, -40], [80, 80], [-40, 80]])).astype(np.int32)
+        inside = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, outline, 1)
+        corner_only = image.copy()
+        corner_only[inside == 0] = 110
+        found = find_card(corner_only, lens=LENS)
+        if found is None:
+            continue
+        found_views += 1
+        assert found.seen_in_part
+        # The whole card's corners, three times as far as those seen, within 2 px.
+        assert np.abs(found.table_to_image(grid) - truth.project(grid)).max() < 2.0
+    assert found_views >= 8
+    assert not find_card(views[0][0], lens=LENS).seen_in_part
+
+
 def test_no_card_is_reported_as_none():
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8)

@@ -92,3 +92,27 @@ def test_a_keep_seen_without_any_tower_is_no_castle_and_the_photo_is_seen_again_
     assert {kind: (c["tp"], c["fp"], c["fn"]) for kind, c in counts.items() if kind != "keep"} == {
         "tower": (7, 0, 0), "short": (3, 0, 0), "long": (3, 0, 0)}
     assert reading.look.deep_shade_is_plastic
+
+
+def test_a_cards_corner_in_the_photos_corner_places_the_castle_beside_it():
+    """Fresh seed 4444, photo 009: only the card's corner is in the frame (four markers, three corners
+    between two of them). Corners beside single markers place the card, and the castle 30 cm away is read
+    in place: every tower within reach of its truth. Before: no card found, read without one."""
+    photo = HERE / "data" / "card-corner.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert reading.card.seen and reading.card.seen_in_part
+    assert counts["tower"] == {"tp": 36, "fp": 0, "fn": 0}
+
+
+def test_a_castle_a_cards_corner_places_poorly_is_read_by_its_own_walls():
+    """Fresh seed 4444, photo 007: two markers of the card in the photo's corner, 6° from straight
+    above. Their corners alone put the castle 3 m away and read one tower of 32; read by its own walls
+    instead (as with no card), the whole castle is read, and the notes say why."""
+    photo = HERE / "data" / "card-corner-far.jpg"
+    taken = read_photo(photo)
+    assert find_card(taken.image, None, taken.focal_35mm).seen_in_part
+    reading = CastellanReader().read(taken.image, taken.focal_35mm)
+    assert any(note.startswith("only a corner of the reference card") for note in reading.notes)
+    truth = _truth(photo)
+    assert len(reading.board.towers) == len(truth.towers)
+    assert sorted(w.kind for w in reading.board.walls) == sorted(w.kind for w in truth.walls)

@@ -123,6 +123,8 @@ class CastellanReader:
         reading = self._looked_again(small, focal_35mm, first, timings)
         if self.lens is None and card.seen and self._no_castle(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
+        if self.lens is None and card.seen_in_part:
+            reading = self._or_without_card(image, focal_35mm, reading, timings)
         self._towers_in_runs(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
@@ -165,6 +167,25 @@ class CastellanReader:
         other.notes.append(f"no castle was seen through the focal length read from the card "
                            f"({card.pose.lens.focal:.0f} px): read through {other.card.pose.lens.focal:.0f} px")
         return other
+
+    def _or_without_card(self, image: np.ndarray, focal_35mm: float | None, reading: PhotoReading,
+                         timings: dict[str, float]) -> PhotoReading:
+        """A reading through a card seen only in part (a corner of it in the photo's corner) against the photo
+        read as if no card were there (the castle's own walls giving tilt and scale): the one breaking fewer
+        rules (and leaving fewer pieces off the castle) is kept, the card's if they tie. A few corners
+        spanning 30 mm place a castle 300 mm away poorly (its tilt above all), and a reading through them
+        that lost most of the castle breaks few rules for that alone (`keeps_the_pieces`)."""
+        self._say("only a corner of the card is seen: reading the castle by its own walls too")
+        without = self._read_without_card(image, focal_35mm, dict(timings), why=(
+            "only a corner of the reference card is in the photo, and the castle's own walls placed it better"))
+        if without.board is None:
+            return reading
+        report, without_report = self._report(reading), self._report(without)
+        card_lost_castle = not keeps_the_pieces(reading, report, without, without_report)
+        if card_lost_castle or (keeps_the_pieces(without, without_report, reading, report)
+                                and misfits(without, without_report) < misfits(reading, report)):
+            return without
+        return reading
 
     def _first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                     timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
@@ -520,8 +541,8 @@ class CastellanReader:
             again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
             reading.walls = merged_walls(reading.walls, again, reading.towers)
 
-    def _read_without_card(self, image: np.ndarray, focal_35mm: float | None,
-                           timings: dict[str, float]) -> PhotoReading:
+    def _read_without_card(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
+                           why: str = "no reference card in the photo") -> PhotoReading:
         """No card in the photo: read it as taken from straight above at the scale (tried over a range
         around how wide the walls look) that makes most sense of the castle, then through the tilt the
         castle's own walls suggest (`castle_pose`), and say so."""
@@ -546,8 +567,7 @@ class CastellanReader:
                    f"walls")
         else:
             how = "read as if taken from straight above, the scale from the castle's walls"
-        reading.notes.insert(0, f"no reference card in the photo: {how}; lay the card beside the castle for a "
-                                f"reliable reading")
+        reading.notes.insert(0, f"{why}: {how}; lay the card beside the castle for a reliable reading")
         return reading
 
     def _straight_above(self, image: np.ndarray, focal_35mm: float | None, scale: float,
