@@ -125,7 +125,7 @@ class CastellanReader:
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
-        self._towers_in_runs(reading)
+        self._towers_after_the_look(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:
@@ -328,7 +328,6 @@ class CastellanReader:
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
-                self._towers_the_rules_need(view, classes, region, planes, wall_solid, reading)
             self._leave_out_small_keeps_outside(reading)
             reading.board = self._board(reading)
         return reading
@@ -458,16 +457,19 @@ class CastellanReader:
             else:
                 reading.towers, reading.walls, reading.notes = before
 
-    def _towers_in_runs(self, reading: PhotoReading) -> None:
-        """The kept reading's long walls that are runs of two short walls and a tower (see
-        `_split_long_walls_at_towers`), split, and its board made again. Only once the look is kept: a
-        split makes a reading break fewer rules, and a look that lost part of the castle (fewer pieces,
-        fewer rules to break) was kept over the one reading it whole."""
+    def _towers_after_the_look(self, reading: PhotoReading) -> None:
+        """The kept reading's towers hidden behind keeps that the rules need (`_towers_the_rules_need`) and
+        its long walls that are runs of two short walls and a tower (`_split_long_walls_at_towers`), each
+        added, and its board made again. Only once the look is kept: either makes a reading break fewer
+        rules, and a look that lost part of the castle (fewer pieces, fewer rules to break) was kept over
+        the one reading it whole."""
         placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
         if reading.board is None or reading.planes is None or not placed:
             return
         with _timed(reading.timings_ms, "rebuild"):
             towers = len(reading.towers)
+            self._towers_the_rules_need(reading.view, reading.classes, reading.region, reading.planes,
+                                        reading.wall_solid, reading)
             self._split_long_walls_at_towers(reading.view, reading.classes, reading.region, reading.planes,
                                              reading.wall_solid, reading)
             if len(reading.towers) == towers:
