@@ -123,9 +123,9 @@ class CastellanReader:
         reading = self._looked_again(small, focal_35mm, first, timings)
         if self.lens is None and card.seen and self._no_castle(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
+        self._towers_after_the_look(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
-        self._towers_after_the_look(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:
@@ -555,6 +555,7 @@ class CastellanReader:
             return missing
         small, first = self._tilted(*found, focal_35mm, timings)
         reading = self._looked_again(small, focal_35mm, first, timings)
+        self._towers_after_the_look(reading)
         if reading.board is None or len(reading.board.towers) < 2:
             return missing
         if misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
