@@ -47,6 +47,7 @@ class PhotoResult:
             "notes": self.reading.notes,
             "card": None if card is None else {
                 "found": card.seen, "corners": card.corner_count if card.seen else 0,
+                "in_part": card.seen_in_part,  # a corner of the card only: the castle is placed less surely
                 "reprojection_px": round(card.reprojection_px, 3),
                 "focal_px": round(card.pose.lens.focal, 1), "focal_from": card.focal_source,
                 "tilt_deg": round(card.pose.tilt_deg, 1)},

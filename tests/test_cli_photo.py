@@ -23,6 +23,7 @@ def test_sample_photo_scores_like_its_truth(tmp_path, capsys):
     assert report["scores"] == truth["report"]["scores"]
     assert report["pieces"]["towers"] == len(truth["board"]["towers"])
     assert report["reading"]["card"]["corners"] >= 20
+    assert report["reading"]["card"]["in_part"] is False
     overlay = cv2.imread(str(out))
     assert overlay is not None and overlay.shape[:2] == cv2.imread(str(EXACT_SAMPLE)).shape[:2]
 
@@ -102,6 +103,15 @@ def test_bad_camera_profile_exits_3(tmp_path, capsys, content, fragment):
     captured = capsys.readouterr()
     _one_sentence(captured)
     assert fragment in captured.err
+
+
+def test_a_photo_showing_a_corner_of_the_card_says_so_in_its_report(capsys):
+    photo = Path(__file__).resolve().parent / "data" / "card-corner.jpg"  # four markers in the photo's corner
+    assert main(["score", str(photo), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["reading"]["card"]["found"] is True and report["reading"]["card"]["in_part"] is True
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert report["scores"] == truth["report"]["scores"]
 
 
 def test_photo_without_card_whose_castle_makes_no_sense_exits_4(tmp_path, capsys):
