@@ -179,9 +179,7 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
     if blur is None:
         found, grey, edge_blur = _sharpened_if_soft(grey, found[0])
         pixels, ids, markers, marker_ids = found
-    marker_table = _marker_table(marker_ids)
-    own = marker_ids < len(charuco_board().getObjPoints())  # ids 17–49 are free for other uses
-    markers = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
+    markers, marker_table = _own_markers(markers, marker_ids)
     square_px = _square_size_px(pixels, ids)
     pixels, ids = completed_corners(grey, pixels, ids, square_px, (marker_table, markers))
     if len(ids) < 4:
@@ -199,11 +197,14 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
         edge_blur
 
 
-def _marker_table(marker_ids: np.ndarray) -> np.ndarray:
-    """The corners (table mm, 4 per marker) of the card's markers among `marker_ids`."""
+def _own_markers(markers: np.ndarray, marker_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the card's own markers among those found (pixels, 4 rows per marker, and the same
+    in table mm): markers of other boards (ids 17–49 are free for other uses) are not part of the card."""
     board_markers = charuco_board().getObjPoints()
-    own = [np.asarray(board_markers[i])[:, :2] for i in marker_ids if 0 <= i < len(board_markers)]
-    return np.concatenate(own) if own else np.zeros((0, 2))
+    own = (marker_ids >= 0) & (marker_ids < len(board_markers))
+    table = [np.asarray(board_markers[i])[:, :2] for i in marker_ids[own]]
+    pixels = markers.reshape(-1, 4, 2)[own].reshape(-1, 2) if len(markers) else markers
+    return pixels, np.concatenate(table) if table else np.zeros((0, 2))
 
 
 def _detect_any_way(grey: np.ndarray):
