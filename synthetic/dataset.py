@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile, PieceProfileError
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_to_dict
 from tablesight.scoring.castellan.report import score_board
@@ -25,10 +26,11 @@ from tablesight.synthetic.scene import Scene, random_scene
 MAX_SAMPLE_QUALITY = 80  # keeps the repository light
 
 
-def pick_board(seed: int) -> tuple[Board, int]:
-    """A board from a random legal game: mostly late in the game, sometimes early."""
+def pick_board(seed: int, profile: PieceProfile = NOMINAL_PROFILE) -> tuple[Board, int]:
+    """A board from a random legal game (with the pieces of `profile`): mostly late in the game, sometimes
+    early."""
     rng = np.random.default_rng(seed)
-    game = simulate_game(seed, players=int(rng.choice([2, 2, 2, 3, 4])))
+    game = simulate_game(seed, players=int(rng.choice([2, 2, 2, 3, 4])), dims=profile.dimensions)
     index = int(rng.choice([len(game) - 1, int(rng.integers(len(game)))], p=[0.55, 0.45]))
     return game[index].board, game[index].boxes
 
@@ -69,15 +71,17 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
     return replace(board, keeps=board.keeps[:forgotten] + board.keeps[forgotten + 1:])
 
 
-def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0) -> list[Path]:
-    """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`)."""
+def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,
+                    profile: PieceProfile = NOMINAL_PROFILE) -> list[Path]:
+    """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
+    `profile`: the box the castles are built of (sizes and heights; another box than the nominal one)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
-        board, boxes = pick_board(seed + i)
+        board, boxes = pick_board(seed + i, profile)
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
-        scene = random_scene(board, seed + i)
+        scene = random_scene(board, seed + i, profile)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -182,10 +186,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-video", action="store_true")
     parser.add_argument("--forgotten-claims", type=float, default=0.0, metavar="SHARE",
                         help="share of boards with one keep taken off, its courtyard left unclaimed (C5)")
+    parser.add_argument("--profile", type=Path, metavar="P.json",
+                        help="a piece profile (as `tablesight calibrate pieces` writes): photos of another box's "
+                             "pieces (the video keeps the nominal box)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.forgotten_claims <= 1.0:
         parser.error("--forgotten-claims is a share between 0 and 1")
-    photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims)
+    try:
+        profile = PieceProfile.load(args.profile) if args.profile else NOMINAL_PROFILE
+        simulate_game(0, dims=profile.dimensions)
+    except (PieceProfileError, ValueError) as exc:
+        parser.error(str(exc))
+    photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile)
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

@@ -297,6 +297,6 @@ class GameSimulator:
         return self.rng.choice(inside)
 
 
-def simulate_game(seed: int, players: int = 2) -> list[SimulatedTurn]:
-    """Every end-of-turn board of one random legal game."""
-    return list(GameSimulator(seed, players).turns())
+def simulate_game(seed: int, players: int = 2, dims: PieceDimensions = NOMINAL_DIMENSIONS) -> list[SimulatedTurn]:
+    """Every end-of-turn board of one random legal game, built with pieces of `dims`."""
+    return list(GameSimulator(seed, players, dims).turns())

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tablesight.calibration.camera import Lens
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile, PieceProfileError
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
@@ -117,12 +118,14 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     result.aligned_counts = compare(truth, aligned(truth, positioned) if positioned else None)[0]
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
     # Nothing read scores nothing: right for an empty table, wrong for any castle.
-    got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
+    got = (score_board(reading.board, reader.profile.dimensions, truth_doc.get("boxes")).to_dict()["scores"]
+           if reading.board else {})
     result.scores_exact = got == truth_doc["report"]["scores"]
     if positioned is not None:
         doubts = find_doubts(reading, positioned, reader.profile.dimensions, truth_doc.get("boxes"))
         result.doubts = len(doubts)
-        checked = score_board(settled(positioned, doubts, truth), boxes=truth_doc.get("boxes")).scores
+        checked = score_board(settled(positioned, doubts, truth), reader.profile.dimensions,
+                              truth_doc.get("boxes")).scores
         result.scores_exact_once_checked = checked == truth_doc["report"]["scores"]
     return result
 
@@ -205,8 +208,8 @@ def print_tables(results: list[PhotoScore]) -> None:
           + f"; total {statistics.median(sum(r.timings_ms.values()) for r in results):.0f}")
 
 
-def _evaluated(path: Path, known_lens: bool) -> PhotoScore:
-    return evaluate_photo(path, CastellanReader(), known_lens)
+def _evaluated(path: Path, known_lens: bool, profile: PieceProfile) -> PhotoScore:
+    return evaluate_photo(path, CastellanReader(profile), known_lens)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,14 +221,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="read each photo with its camera's true lens, as `score --camera` does")
     parser.add_argument("--jobs", type=int, default=1,
                         help="photos read at once, one process each (the stage timings then share the cores)")
+    parser.add_argument("--profile", type=Path, metavar="P.json",
+                        help="piece profile JSON, as for `tablesight score` (photos of another box)")
     args = parser.parse_args(argv)
+    try:
+        profile = PieceProfile.load(args.profile) if args.profile else NOMINAL_PROFILE
+    except PieceProfileError as exc:
+        parser.error(str(exc))
     known_lens, folder = args.known_lens, args.folder
     photos = sorted(p for p in folder.glob("*.jpg") if truth_path(p).exists())
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {folder}")
     results = []
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for i, r in enumerate(pool.map(_evaluated, photos, [known_lens] * len(photos))):
+        for i, r in enumerate(pool.map(_evaluated, photos, [known_lens] * len(photos), [profile] * len(photos))):
             results.append(r)
             c = r.counts
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "

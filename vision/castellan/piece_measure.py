@@ -4,77 +4,252 @@ The photo shows, apart from each other beside the card, one tower, one short wal
 one long wall and one keep of each colour in play. Their footprints are carved out
 of the photo like any castle and measured; the colours are read from the card-
 normalised pixels. Heights cannot be measured from one photo and keep their values.
+
+What the reader needs most is the distance between the centres of two towers a wall
+joins. A loose wall is longer than the gap it spans between towers (its ends sit in
+the towers' sockets), and a photo widens every piece a little (blur, the shade at its
+foot), but a long wall spans two short ones and a tower (`shared/spec/setup.md`), so
+the short span is the long wall's length less the short wall's: the sockets and the
+widening cancel. A tower's diameter is read across the direction its top leans in
+the photo, where its height does not lengthen it.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import math
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from tablesight.calibration.card_detection import find_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
-from tablesight.vision.castellan.carving import card_mask, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.carving import PixelClasses, card_mask, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.looks import LOOKS, TOWER_TOP_SHARE, WALL_TOP_SHARE, Look
 from tablesight.vision.segmentation import TableModel
-from tablesight.vision.table_view import TableView
+from tablesight.vision.table_view import Region, TableView
+
+LAYOUT = "lay exactly one tower, one short wall and one long wall apart from each other beside the card"
+PX_PER_MM = 3.0  # the pieces are carved at this resolution
+MIN_PIECE_SHARE = 0.25  # a grey blob smaller than this share of a tower's footprint (the start profile's) is a speck
+MAX_FOURTH_SHARE = 0.3  # a fourth grey blob this share of the tower's size or more: more pieces than the three
+# A loose wall's ends sit this far (as shares of the tower's diameter) into the towers' sockets, at most;
+# and a photo can make them measure a little shorter than they are (the ends' rims blend into the table).
+MAX_SOCKET_SHARE, MIN_SOCKET_SHARE = 0.3, -0.08
+MIN_ROUNDNESS = 0.75  # a tower is about as wide across its lean as its carving's narrower side
+MIN_TOWER_BREADTH = 1.2  # a tower is at least this many times as broad as a wall is thick
+MIN_THICKNESS_SHARE = 0.3  # ... and a wall at least this share as thick as a tower is broad
+MAX_THICKNESS_DISAGREEMENT = 0.35  # the two walls' widths differ by at most this share: both are seen whole
+MIN_KEEP_SIDE = 0.6  # a keep's carved body is at least this share of the start profile's side across
+MAX_KEEP_ELONGATION = 1.4  # ... and square: no longer than this many times its width
+LEAN_PROBE_MM = 30.0  # the height whose lean in the photo gives the direction tops lean in
 
 
 class PieceMeasureError(ValueError):
     """The photo does not show the pieces needed; the message says what to do."""
 
 
+@dataclass(frozen=True)
+class Blob:
+    """One grey piece carved out of the photo, in table mm."""
+
+    length: float  # the longer side of its smallest enclosing rectangle
+    width: float  # its area over that length: its mean width
+    breadth: float  # the shorter side of that rectangle
+    centre: np.ndarray  # (x, y) in the carving's pixels
+    label: int
+
+
+@dataclass(frozen=True)
+class GreyMeasure:
+    """The grey pieces measured through one look: loose lengths as seen, the tower across its lean."""
+
+    look: Look
+    tower_diameter: float
+    short_length: float  # the loose short wall's length, sockets included
+    long_length: float
+    thickness: float
+
+    @property
+    def short_span(self) -> float:
+        """Between the centres of two towers a short wall joins: the long wall spans two short ones and a
+        tower, so this is the long wall's length less the short one's (sockets and widening cancel)."""
+        return self.long_length - self.short_length
+
+    @property
+    def socket(self) -> float:
+        """How far each end of a loose wall reaches past the gap between the towers' surfaces."""
+        return (self.short_length + self.tower_diameter - self.short_span) / 2
+
+    def problem(self) -> str | None:
+        """Why these measures cannot be one set's pieces, or None if they can."""
+        if not MIN_SOCKET_SHARE <= self.socket / self.tower_diameter <= MAX_SOCKET_SHARE:
+            return (f"the long wall ({self.long_length:.0f} mm) is not two short walls "
+                    f"({self.short_length:.0f} mm) and a tower ({self.tower_diameter:.0f} mm) long")
+        return None
+
+    def dimensions_of(self, start: PieceProfile) -> PieceProfile:
+        span = self.short_span
+        return replace(start, dimensions=replace(
+            start.dimensions, tower_diameter=round(self.tower_diameter, 1),
+            short_wall_length=round(span - self.tower_diameter, 1),
+            long_wall_length=round(2 * span - self.tower_diameter, 1), wall_thickness=round(self.thickness, 1)))
+
+
 def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> PieceProfile:
+    """The profile of the pieces in a calibration photo: sizes from the first way of seeing its colours
+    (`LOOKS`, as the reader tries them) that shows three grey pieces fitting together, colours from it."""
     card = find_card(image)
     if card is None:
         raise PieceMeasureError("the reference card is not in the photo; lay it beside the pieces")
     view = TableView(image, card)
-    classes = classify_pixels(view, TableModel.learn(view))
-    region = castle_region(view, classes, start, 3.0, with_keeps=True)
+    problems = []
+    for look in LOOKS:
+        classes = _classes(view, look)
+        found = _grey_measure(view, classes, look, start)
+        if isinstance(found, str):
+            problems.append(found)
+            continue
+        profile = found.dimensions_of(start)
+        keep_side, keep_colours = _keeps(view, classes, start)
+        if not keep_colours:
+            raise PieceMeasureError("no keep was found; lay one keep of each colour beside the card")
+        return replace(profile, dimensions=replace(profile.dimensions, keep_side=keep_side),
+                       grey_bgr=_median_colour(view, classes.grey), keep_bgr=keep_colours)
+    raise PieceMeasureError(f"{_most_telling(problems)}; {LAYOUT}")
+
+
+def _classes(view: TableView, look: Look) -> PixelClasses:
+    ink = view.ink_level if look.camera_chroma else None
+    table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
+    return classify_pixels(view, table, ink_level=ink, shadows_are_table=look.shadows_are_table,
+                           deep_shade_is_plastic=look.deep_shade_is_plastic, grey_saturation=look.grey_saturation,
+                           dark_sides=look.dark_sides)
+
+
+def _grey_measure(view: TableView, classes: PixelClasses, look: Look, start: PieceProfile) -> GreyMeasure | str:
+    """The three grey pieces measured through one look, or why they could not be."""
+    region = castle_region(view, classes, start, PX_PER_MM, with_keeps=True)
     if region is None:
-        raise PieceMeasureError("no grey pieces were found beside the card")
-    heights = [start.wall_height * f for f in (0.25, 0.5, 0.8)]
-    solid = carve(view, classes.grey, heights, region) & ~card_mask(region)
-    shapes = _shapes(solid, region.px_per_mm, min_side=start.dimensions.wall_thickness * 0.5)
-    if len(shapes) != 3:
-        raise PieceMeasureError(
-            f"found {len(shapes)} grey piece(s); lay exactly one tower, one short wall and one long wall "
-            "apart from each other beside the card")
-    tower, short, long_ = sorted(shapes, key=lambda s: s[0])
-    if tower[0] > 1.6 * tower[1]:
-        raise PieceMeasureError("none of the grey pieces is round like a tower")
-    dims = replace(start.dimensions, tower_diameter=round((tower[0] + tower[1]) / 2, 1),
-                   short_wall_length=round(short[0], 1), long_wall_length=round(long_[0], 1),
-                   wall_thickness=round((short[1] + long_[1]) / 2, 1))
-    grey = _median_colour(view, classes.grey, region, start.wall_height * 0.5)
-    keeps = {}
+        return "no grey pieces were found beside the card"
+    solid = carve(view, classes.grey, look.carve_heights(start.wall_height, WALL_TOP_SHARE), region)
+    blobs = _blobs(solid & ~card_mask(region), region, MIN_PIECE_SHARE * math.pi * start.dimensions.tower_radius ** 2)
+    if len(blobs) < 3:
+        return f"found {len(blobs)} grey piece(s)"
+    if len(blobs) > 3 and _area(blobs[3]) > MAX_FOURTH_SHARE * min(_area(b) for b in blobs[:3]):
+        return f"found {len(blobs)} grey pieces"
+    tower_solid = carve(view, classes.grey, look.carve_heights(start.tower_height, TOWER_TOP_SHARE), region)
+    problems = []
+    # In a tilted photo a tower's leaning top lengthens it as much as a short wall: each piece is tried as
+    # the tower, and the one that is round (as wide across its lean as its narrower side) is kept.
+    for index, tower in enumerate(blobs[:3]):
+        short, long_ = sorted((b for i, b in enumerate(blobs[:3]) if i != index), key=lambda b: b.length)
+        found = _as_tower(view, tower_solid, tower, short, long_, region, look)
+        if isinstance(found, GreyMeasure):
+            return found
+        problems.append(found)
+    return _most_telling(problems)
+
+
+def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob, long_: Blob, region: Region,
+              look: Look) -> GreyMeasure | str:
+    """The pieces measured with `tower` taken for the tower, or why that cannot be."""
+    diameter = _width_across_lean(view, tower_solid, tower, region)
+    thickness = min(short.width, long_.width)  # the other has more of its shade or its leaning top taken in
+    if diameter is None or not MIN_ROUNDNESS <= diameter / tower.breadth <= 1 / MIN_ROUNDNESS:
+        return "none of the grey pieces is round like a tower"
+    if diameter < MIN_TOWER_BREADTH * max(short.width, long_.width):
+        return "no grey piece is broad enough for a tower beside the walls"
+    if thickness < MIN_THICKNESS_SHARE * diameter:
+        return "the walls look thinner than walls are (only their tops seen?)"
+    if abs(short.width - long_.width) > MAX_THICKNESS_DISAGREEMENT * max(short.width, long_.width):
+        return "the two walls look of different thickness (one may be in shade or cut off)"
+    measure = GreyMeasure(look, diameter, short.length, long_.length, thickness)
+    return measure.problem() or measure
+
+
+def _area(blob: Blob) -> float:
+    return blob.length * blob.width
+
+
+def _blobs(solid: np.ndarray, region: Region, min_area_mm2: float) -> list[Blob]:
+    """The blobs of a carved solid of at least `min_area_mm2` (smaller ones are specks), largest first."""
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(solid.astype(np.uint8), connectivity=8)
+    px = region.px_per_mm
+    blobs = []
+    for label in range(1, count):
+        area_mm2 = stats[label, cv2.CC_STAT_AREA] / px ** 2
+        if area_mm2 < min_area_mm2:
+            continue
+        ys, xs = np.nonzero(labels == label)
+        points = np.column_stack([xs, ys]).astype(np.float32)
+        (_, _), (w, h), angle = cv2.minAreaRect(points)
+        length = _body_length(points, angle if w >= h else angle + 90.0) / px
+        blobs.append(Blob(length, area_mm2 / length, (min(w, h) + 1) / px, centres[label], label))
+    return sorted(blobs, key=lambda b: -_area(b))
+
+
+def _body_length(points: np.ndarray, angle_deg: float) -> float:
+    """A blob's length (pixels) along `angle_deg`, over the stretch at least half as wide as it mostly is: a thin
+    tail (a table's pattern line, a shadow's point) touching one end does not lengthen it."""
+    axis = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    along = np.floor(points @ axis).astype(int)
+    widths = np.bincount(along - along.min())
+    wide = widths >= 0.5 * np.median(widths[widths > 0])
+    best = run = 0
+    for is_wide in wide:  # the longest run of wide slices
+        run = run + 1 if is_wide else 0
+        best = max(best, run)
+    return float(best + 1)
+
+
+def _width_across_lean(view: TableView, tower_solid: np.ndarray, tower: Blob, region: Region) -> float | None:
+    """The tower's width across the direction its top leans in the photo (its height does not widen it
+    that way), carved on planes up its own height."""
+    count, labels = cv2.connectedComponents(tower_solid.astype(np.uint8), connectivity=8)
+    x, y = (int(round(v)) for v in tower.centre)
+    if not (0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]) or labels[y, x] == 0:
+        return None
+    ys, xs = np.nonzero(labels == labels[y, x])
+    points = region.to_mm(np.column_stack([xs, ys]).astype(np.float64))
+    centre = points.mean(axis=0)
+    lean = view.pose.table_point(view.pose.project(np.array([centre]), LEAN_PROBE_MM), 0.0)[0] - centre
+    if np.linalg.norm(lean) < 1e-6:  # straight above: any direction
+        lean = np.array([1.0, 0.0])
+    across = np.array([-lean[1], lean[0]]) / np.linalg.norm(lean)
+    reach = points @ across
+    return float(reach.max() - reach.min() + 1 / region.px_per_mm)
+
+
+def _keeps(view: TableView, classes: PixelClasses, start: PieceProfile
+           ) -> tuple[float | None, dict[str, tuple[float, float, float]]]:
+    """The keeps' side (median over those found, None without any) and each colour's, of the colours whose
+    keep stands up from the table (carved up its body: a table's tint is no keep)."""
+    region = castle_region(view, classes, start, PX_PER_MM, with_keeps=True)
+    if region is None:
+        return None, {}
+    body = start.keep_height - start.keep_roof_height
+    sides, colours = [], {}
     for colour, mask in classes.keeps.items():
-        body = start.keep_height - start.keep_roof_height
-        keep_solid = carve(view, mask, [body * 0.3, body * 0.6, body * 0.9], region)
-        found = _shapes(keep_solid, region.px_per_mm, min_side=start.dimensions.keep_side * 0.4)
+        solid = carve(view, mask, [body * 0.3, body * 0.6, body * 0.9], region)
+        least = (MIN_KEEP_SIDE * start.dimensions.keep_side) ** 2
+        found = [(b.length + b.width) / 2 for b in _blobs(solid, region, least)
+                 if b.length <= MAX_KEEP_ELONGATION * b.width]
         if found:
-            keeps[colour] = _median_colour(view, mask, region, start.keep_height * 0.4)
-            dims = replace(dims, keep_side=round(float(np.mean(found[0][:2])), 1))
-    if not keeps:
-        raise PieceMeasureError("no keep was found; lay one keep of each colour beside the card")
-    return replace(start, dimensions=dims, grey_bgr=grey, keep_bgr=keeps)
+            sides += found
+            colours[colour] = _median_colour(view, mask)
+    return (round(float(np.median(sides)), 1) if sides else None), colours
 
 
-def _shapes(solid: np.ndarray, px_per_mm: float, min_side: float) -> list[tuple[float, float]]:
-    """(long side, short side) in mm of each solid blob's smallest enclosing rectangle."""
-    contours, _ = cv2.findContours(solid.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    shapes = []
-    for contour in contours:
-        (_, _), (w, h), _ = cv2.minAreaRect(contour)
-        long_side, short_side = max(w, h) / px_per_mm, min(w, h) / px_per_mm
-        if short_side >= min_side:
-            shapes.append((float(long_side), float(short_side)))
-    return shapes
-
-
-def _median_colour(view: TableView, mask: np.ndarray, region, height: float) -> tuple[float, float, float]:
+def _median_colour(view: TableView, mask: np.ndarray) -> tuple[float, float, float]:
     """Median BGR (as the photo shows it) of the masked pixels."""
     selected = view.image[mask > 0]
     if not len(selected):
         return (128.0, 128.0, 128.0)
     return tuple(float(c) for c in np.median(selected, axis=0))
+
+
+def _most_telling(problems: list[str]) -> str:
+    """Of the looks' reasons, the one from a look that got furthest (three pieces seen), else the first."""
+    later = [p for p in problems if not p.startswith(("found", "no grey"))]
+    return later[0] if later else problems[0]

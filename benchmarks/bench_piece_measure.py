@@ -1,0 +1,77 @@
+"""How well `tablesight calibrate pieces` measures a box of pieces: generated calibration photos (one tower,
+one short wall, one long wall and two keeps beside the card, each scene's table, light and camera drawn at
+random) of three boxes, the nominal one, a bigger and a smaller one, measured and compared with the box.
+
+The figure the reader leans on is the span between the centres of two towers a short wall joins (the long
+one's is twice it); then the tower's diameter, the walls' thickness and the keeps' side.
+
+Run: python benchmarks/bench_piece_measure.py [--seeds 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.synthetic.piece_layout import calibration_layout
+from tablesight.synthetic.render import render
+from tablesight.synthetic.scene import random_scene
+from tablesight.vision.castellan.piece_measure import PieceMeasureError, measure_pieces
+
+BOXES = {
+    "nominal": NOMINAL_PROFILE,
+    "bigger": PieceProfile(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120,
+                                           wall_thickness=12, keep_side=25),
+                           tower_height=41, wall_height=30, keep_height=36, keep_roof_height=11),
+    "smaller": PieceProfile(PieceDimensions(tower_diameter=20, short_wall_length=34, long_wall_length=88,
+                                            wall_thickness=8.5, keep_side=19),
+                            tower_height=31, wall_height=22, keep_height=27, keep_roof_height=8.5),
+}
+
+
+def measure_box(box: PieceProfile, seeds: range) -> tuple[list[dict], list[str]]:
+    """Each seed's errors (span %, tower, thickness and keep side in mm), and the failures' reasons."""
+    truth = box.dimensions
+    errors, failures = [], []
+    for seed in seeds:
+        scene = random_scene(calibration_layout(box), seed, box)
+        try:
+            got = measure_pieces(render(scene)).dimensions
+        except PieceMeasureError as exc:
+            failures.append(f"seed {seed} ({scene.table_kind}, tilt {scene.describe()['tilt_deg']:.0f}°): {exc}")
+            continue
+        errors.append({"span %": 100 * (got.centre_spacing("short") / truth.centre_spacing("short") - 1),
+                       "tower mm": got.tower_diameter - truth.tower_diameter,
+                       "thickness mm": got.wall_thickness - truth.wall_thickness,
+                       "keep mm": got.keep_side - truth.keep_side})
+    return errors, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=16, help="calibration photos per box")
+    args = parser.parse_args(argv)
+    print(f"{'box':<9} {'measured':>9}  " + "  ".join(f"{k + ' med/max':>22}" for k in
+                                                       ("span %", "tower mm", "thickness mm", "keep mm")))
+    all_failures = []
+    for name, box in BOXES.items():
+        errors, failures = measure_box(box, range(1, args.seeds + 1))
+        all_failures += [f"{name}: {f}" for f in failures]
+        cells = []
+        for key in ("span %", "tower mm", "thickness mm", "keep mm"):
+            values = [e[key] for e in errors]
+            cells.append(f"{statistics.median(values):>+10.1f} / {max(values, key=abs):>+9.1f}" if values else
+                         f"{'-':>22}")
+        print(f"{name:<9} {len(errors):>4}/{args.seeds:<4}  " + "  ".join(cells), flush=True)
+    if all_failures:
+        print("\nnot measured (the message the user gets):")
+        for failure in all_failures:
+            print("  " + failure)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
