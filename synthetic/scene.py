@@ -124,8 +124,10 @@ def _shift(point, offset_jitter: np.random.Generator):
 
 
 def scatter_clutter(board: Board, rng: np.random.Generator, occlude_card: bool) -> list[ClutterItem]:
-    """Dice, playing cards and a cup near the castle, never on it; sometimes one over the card."""
-    pieces = np.array([t.position for t in board.towers] + [k.position for k in board.keeps]).reshape(-1, 2)
+    """Dice, playing cards and a cup near the castle, never on it (nor on a loose wall's end beyond its
+    towers); sometimes one over the card."""
+    ends = [end for w in board.walls for end in board.wall_endpoints(w)]
+    pieces = np.array([t.position for t in board.towers] + [k.position for k in board.keeps] + ends).reshape(-1, 2)
     castle = _bounds(pieces) if len(pieces) else (0, 0, 0, 0)
     card = _bounds(card_outline_mm())
     union = (min(castle[0], card[0]), min(castle[1], card[1]), max(castle[2], card[2]), max(castle[3], card[3]))

@@ -36,10 +36,12 @@ MAX_FOURTH_SHARE = 0.3  # a fourth grey blob this share of the tower's size or m
 # A loose wall's ends sit this far (as shares of the tower's diameter) into the towers' sockets, at most;
 # and a photo can make them measure a little shorter than they are (the ends' rims blend into the table).
 MAX_SOCKET_SHARE, MIN_SOCKET_SHARE = 0.3, -0.08
+MIN_SHORT_WALL_SHARE = 1.0  # a short wall is longer than a tower is broad
 MIN_ROUNDNESS = 0.75  # a tower is about as wide across its lean as its carving's narrower side
 MIN_TOWER_BREADTH = 1.2  # a tower is at least this many times as broad as a wall is thick
 MIN_THICKNESS_SHARE = 0.3  # ... and a wall at least this share as thick as a tower is broad
 MAX_THICKNESS_DISAGREEMENT = 0.35  # the two walls' widths differ by at most this share: both are seen whole
+MAX_GAP_MM = 4.0  # a wall's body is not cut by a narrow stretch shorter than this
 MIN_KEEP_SIDE = 0.6  # a keep's carved body is at least this share of the start profile's side across
 MAX_KEEP_ELONGATION = 1.4  # ... and square: no longer than this many times its width
 LEAN_PROBE_MM = 30.0  # the height whose lean in the photo gives the direction tops lean in
@@ -57,7 +59,7 @@ class Blob:
     width: float  # its area over that length: its mean width
     breadth: float  # the shorter side of that rectangle
     centre: np.ndarray  # (x, y) in the carving's pixels
-    label: int
+    axis: np.ndarray  # unit vector along its length
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class GreyMeasure:
 
     def problem(self) -> str | None:
         """Why these measures cannot be one set's pieces, or None if they can."""
+        if self.short_length < MIN_SHORT_WALL_SHARE * self.tower_diameter:
+            return "the walls look shorter than walls are (one may be hidden or cut off)"
         if not MIN_SOCKET_SHARE <= self.socket / self.tower_diameter <= MAX_SOCKET_SHARE:
             return (f"the long wall ({self.long_length:.0f} mm) is not two short walls "
                     f"({self.short_length:.0f} mm) and a tower ({self.tower_diameter:.0f} mm) long")
@@ -144,7 +148,7 @@ def _grey_measure(view: TableView, classes: PixelClasses, look: Look, start: Pie
     # the tower, and the one that is round (as wide across its lean as its narrower side) is kept.
     for index, tower in enumerate(blobs[:3]):
         short, long_ = sorted((b for i, b in enumerate(blobs[:3]) if i != index), key=lambda b: b.length)
-        found = _as_tower(view, tower_solid, tower, short, long_, region, look)
+        found = _as_tower(view, tower_solid, tower, short, long_, region, look, start)
         if isinstance(found, GreyMeasure):
             return found
         problems.append(found)
@@ -152,20 +156,38 @@ def _grey_measure(view: TableView, classes: PixelClasses, look: Look, start: Pie
 
 
 def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob, long_: Blob, region: Region,
-              look: Look) -> GreyMeasure | str:
+              look: Look, start: PieceProfile) -> GreyMeasure | str:
     """The pieces measured with `tower` taken for the tower, or why that cannot be."""
     diameter = _width_across_lean(view, tower_solid, tower, region)
-    thickness = min(short.width, long_.width)  # the other has more of its shade or its leaning top taken in
+    widths = [_thickness(view, wall, region, look, start) for wall in (short, long_)]
     if diameter is None or not MIN_ROUNDNESS <= diameter / tower.breadth <= 1 / MIN_ROUNDNESS:
         return "none of the grey pieces is round like a tower"
-    if diameter < MIN_TOWER_BREADTH * max(short.width, long_.width):
+    if diameter < MIN_TOWER_BREADTH * max(widths):
         return "no grey piece is broad enough for a tower beside the walls"
-    if thickness < MIN_THICKNESS_SHARE * diameter:
+    if min(widths) < MIN_THICKNESS_SHARE * diameter:
         return "the walls look thinner than walls are (only their tops seen?)"
-    if abs(short.width - long_.width) > MAX_THICKNESS_DISAGREEMENT * max(short.width, long_.width):
+    if max(widths) - min(widths) > MAX_THICKNESS_DISAGREEMENT * max(widths):
         return "the two walls look of different thickness (one may be in shade or cut off)"
-    measure = GreyMeasure(look, diameter, short.length, long_.length, thickness)
+    # The narrower wall: the other has more of its shade taken in.
+    measure = GreyMeasure(look, diameter, short.length, long_.length, min(widths))
     return measure.problem() or measure
+
+
+def _thickness(view: TableView, wall: Blob, region: Region, look: Look, start: PieceProfile) -> float:
+    """A wall's mean width less what the carving adds in front of it where the photo is tilted: a point in
+    front of the wall stays in the carved solid up to the lowest plane's height times the lean per mm of
+    height (the wall's face is behind it along the ray), as far as the lean crosses the wall. (Behind it,
+    what is added depends on the wall's own height, which one photo does not give: left in.)"""
+    lowest = min(look.carve_heights(start.wall_height, WALL_TOP_SHARE))
+    centre = region.to_mm(np.asarray(wall.centre, np.float64))
+    lean = _lean(view, centre) / LEAN_PROBE_MM  # mm on the table per mm of height
+    across = abs(float(lean @ np.array([-wall.axis[1], wall.axis[0]])))
+    return wall.width - lowest * across
+
+
+def _lean(view: TableView, point: np.ndarray) -> np.ndarray:
+    """Where a point LEAN_PROBE_MM above `point` lands on the table in the photo, from `point` (mm)."""
+    return view.pose.table_point(view.pose.project(np.array([point]), LEAN_PROBE_MM), 0.0)[0] - point
 
 
 def _area(blob: Blob) -> float:
@@ -184,23 +206,25 @@ def _blobs(solid: np.ndarray, region: Region, min_area_mm2: float) -> list[Blob]
         ys, xs = np.nonzero(labels == label)
         points = np.column_stack([xs, ys]).astype(np.float32)
         (_, _), (w, h), angle = cv2.minAreaRect(points)
-        length = _body_length(points, angle if w >= h else angle + 90.0) / px
-        blobs.append(Blob(length, area_mm2 / length, (min(w, h) + 1) / px, centres[label], label))
+        length = _body_length(points, angle if w >= h else angle + 90.0, MAX_GAP_MM * px) / px
+        turn = math.radians(angle if w >= h else angle + 90.0)
+        blobs.append(Blob(float(length), float(area_mm2 / length), (min(w, h) + 1) / px, centres[label],
+                          np.array([math.cos(turn), math.sin(turn)])))
     return sorted(blobs, key=lambda b: -_area(b))
 
 
-def _body_length(points: np.ndarray, angle_deg: float) -> float:
+def _body_length(points: np.ndarray, angle_deg: float, gap_px: float) -> float:
     """A blob's length (pixels) along `angle_deg`, over the stretch at least half as wide as it mostly is: a thin
-    tail (a table's pattern line, a shadow's point) touching one end does not lengthen it."""
+    tail (a table's pattern line, a shadow's point) touching one end does not lengthen it; narrow gaps up to
+    `gap_px` (between merlons, a glint) do not cut it."""
     axis = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
     along = np.floor(points @ axis).astype(int)
     widths = np.bincount(along - along.min())
-    wide = widths >= 0.5 * np.median(widths[widths > 0])
-    best = run = 0
-    for is_wide in wide:  # the longest run of wide slices
-        run = run + 1 if is_wide else 0
-        best = max(best, run)
-    return float(best + 1)
+    wide = np.flatnonzero(widths >= 0.5 * np.median(widths[widths > 0]))
+    # Runs of wide slices, joined across gaps no longer than gap_px; the longest one is the body.
+    breaks = np.flatnonzero(np.diff(wide) > gap_px + 1)
+    starts, ends = np.r_[wide[0], wide[breaks + 1]], np.r_[wide[breaks], wide[-1]]
+    return float(np.max(ends - starts) + 1)
 
 
 def _width_across_lean(view: TableView, tower_solid: np.ndarray, tower: Blob, region: Region) -> float | None:
@@ -213,7 +237,7 @@ def _width_across_lean(view: TableView, tower_solid: np.ndarray, tower: Blob, re
     ys, xs = np.nonzero(labels == labels[y, x])
     points = region.to_mm(np.column_stack([xs, ys]).astype(np.float64))
     centre = points.mean(axis=0)
-    lean = view.pose.table_point(view.pose.project(np.array([centre]), LEAN_PROBE_MM), 0.0)[0] - centre
+    lean = _lean(view, centre)
     if np.linalg.norm(lean) < 1e-6:  # straight above: any direction
         lean = np.array([1.0, 0.0])
     across = np.array([-lean[1], lean[0]]) / np.linalg.norm(lean)
@@ -250,6 +274,10 @@ def _median_colour(view: TableView, mask: np.ndarray) -> tuple[float, float, flo
 
 
 def _most_telling(problems: list[str]) -> str:
-    """Of the looks' reasons, the one from a look that got furthest (three pieces seen), else the first."""
-    later = [p for p in problems if not p.startswith(("found", "no grey"))]
-    return later[0] if later else problems[0]
+    """Of the reasons given (by each look, each piece tried as the tower), one from the furthest any try got:
+    three pieces seen and one of them round, else three seen, else the first."""
+    for skipped in (("found", "no grey", "none of the grey pieces is round"), ("found", "no grey")):
+        later = [p for p in problems if not p.startswith(skipped)]
+        if later:
+            return later[0]
+    return problems[0]
