@@ -37,3 +37,30 @@ def test_a_forgotten_claim_leaves_one_courtyard_unclaimed_in_the_truth():
     assert len(forgotten.keeps) == len(board.keeps) - 1
     codes = [w.code for w in score_board(forgotten, boxes=boxes).warnings]
     assert codes.count("unclaimed-courtyard") == 1 and not score_board(board, boxes=boxes).warnings
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_clutter_stays_off_the_pieces_and_the_loose_walls_ends(seed):
+    """A cup once stood on a calibration photo's loose walls: only towers and keeps were kept clear."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.synthetic.piece_layout import calibration_layout
+
+    for board in (pick_board(seed)[0], calibration_layout(NOMINAL_PROFILE)):
+        scene = random_scene(board, seed)
+        pieces = [t.position for t in scene.board.towers] + [k.position for k in scene.board.keeps]
+        pieces += [end for w in scene.board.walls for end in scene.board.wall_endpoints(w)]
+        x0, y0 = np.min(pieces, axis=0)
+        x1, y1 = np.max(pieces, axis=0)
+        for item in scene.clutter:
+            assert not (x0 - item.size < item.x < x1 + item.size and y0 - item.size < item.y < y1 + item.size)
+
+
+def test_castles_of_another_box_are_built_to_its_spans():
+    from tablesight.calibration.pieces import PieceProfile
+    from tablesight.scoring.castellan.pieces import PieceDimensions
+
+    box = PieceProfile(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120))
+    board, _ = pick_board(7, box)
+    towers = board.tower_map()
+    spans = {w.kind: np.hypot(*np.subtract(*board.wall_endpoints(w, towers))) for w in board.walls if w.is_closed}
+    assert spans["short"] == pytest.approx(74.0) and spans["long"] == pytest.approx(148.0)
