@@ -33,6 +33,14 @@ def test_a_bigger_box_is_measured_to_its_tower_span_and_diameter(seed):
     assert set(measured.keep_bgr) == {"red", "blue"}
 
 
+def test_a_bigger_boxs_tower_height_is_read_from_its_lean_in_a_tilted_photo():
+    """At 23° tilt a 41 mm tower reaches ~20 mm further along its lean than its diameter: its height is read
+    from that (the nominal 36 mm otherwise), the walls' and keeps' heights scaled with it."""
+    measured = measure_pieces(render(random_scene(calibration_layout(BIGGER_BOX), 3, BIGGER_BOX)))
+    assert measured.tower_height == pytest.approx(BIGGER_BOX.tower_height, abs=2.0)
+    assert measured.wall_height == pytest.approx(BIGGER_BOX.wall_height, abs=2.0)
+
+
 def test_a_second_tower_in_the_calibration_photo_is_refused_with_what_to_lay_out():
     layout = calibration_layout(NOMINAL_PROFILE)
     crowded = replace(layout, towers=layout.towers + (Tower("t2", 0.0, 70.0),))

@@ -44,7 +44,10 @@ MAX_THICKNESS_DISAGREEMENT = 0.35  # the two walls' widths differ by at most thi
 MAX_GAP_MM = 4.0  # a wall's body is not cut by a narrow stretch shorter than this
 MIN_KEEP_SIDE = 0.6  # a keep's carved body is at least this share of the start profile's side across
 MAX_KEEP_ELONGATION = 1.4  # ... and square: no longer than this many times its width
-LEAN_PROBE_MM = 30.0  # the height whose lean in the photo gives the direction tops lean in
+LEAN_PROBE_MM = 30.0
+# From this lean (mm on the table per mm of height: about 20° of tilt) the tower's height is read from
+# how far it reaches along the lean (within ~2 mm on generated photos; less tilted, up to 5 mm short).
+MIN_LEAN_FOR_HEIGHT = 0.35  # the height whose lean in the photo gives the direction tops lean in
 
 
 class PieceMeasureError(ValueError):
@@ -71,6 +74,7 @@ class GreyMeasure:
     short_length: float  # the loose short wall's length, sockets included
     long_length: float
     thickness: float
+    tower_height: float | None = None  # read from its lean where the photo is tilted enough
 
     @property
     def short_span(self) -> float:
@@ -93,7 +97,15 @@ class GreyMeasure:
         return None
 
     def dimensions_of(self, start: PieceProfile) -> PieceProfile:
+        """`start` with these sizes; its heights scaled to the tower's, if read (in `start`'s proportions:
+        one photo shows the tower's height best, standing tallest and round)."""
         span = self.short_span
+        if self.tower_height is not None:
+            scale = self.tower_height / start.tower_height
+            start = replace(start, tower_height=round(self.tower_height, 1),
+                            wall_height=round(start.wall_height * scale, 1),
+                            keep_height=round(start.keep_height * scale, 1),
+                            keep_roof_height=round(start.keep_roof_height * scale, 1))
         return replace(start, dimensions=replace(
             start.dimensions, tower_diameter=round(self.tower_diameter, 1),
             short_wall_length=round(span - self.tower_diameter, 1),
@@ -158,10 +170,11 @@ def _grey_measure(view: TableView, classes: PixelClasses, look: Look, start: Pie
 def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob, long_: Blob, region: Region,
               look: Look, start: PieceProfile) -> GreyMeasure | str:
     """The pieces measured with `tower` taken for the tower, or why that cannot be."""
-    diameter = _width_across_lean(view, tower_solid, tower, region)
-    widths = [_thickness(view, wall, region, look, start) for wall in (short, long_)]
-    if diameter is None or not MIN_ROUNDNESS <= diameter / tower.breadth <= 1 / MIN_ROUNDNESS:
+    size = _tower_size(view, tower_solid, tower, region, look.carve_heights(start.tower_height, TOWER_TOP_SHARE))
+    if size is None or not MIN_ROUNDNESS <= size[0] / tower.breadth <= 1 / MIN_ROUNDNESS:
         return "none of the grey pieces is round like a tower"
+    diameter, height = size
+    widths = [_thickness(view, wall, region, look, start) for wall in (short, long_)]
     if diameter < MIN_TOWER_BREADTH * max(widths):
         return "no grey piece is broad enough for a tower beside the walls"
     if min(widths) < MIN_THICKNESS_SHARE * diameter:
@@ -169,7 +182,7 @@ def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob
     if max(widths) - min(widths) > MAX_THICKNESS_DISAGREEMENT * max(widths):
         return "the two walls look of different thickness (one may be in shade or cut off)"
     # The narrower wall: the other has more of its shade taken in.
-    measure = GreyMeasure(look, diameter, short.length, long_.length, min(widths))
+    measure = GreyMeasure(look, diameter, short.length, long_.length, min(widths), height)
     return measure.problem() or measure
 
 
@@ -227,22 +240,29 @@ def _body_length(points: np.ndarray, angle_deg: float, gap_px: float) -> float:
     return float(np.max(ends - starts) + 1)
 
 
-def _width_across_lean(view: TableView, tower_solid: np.ndarray, tower: Blob, region: Region) -> float | None:
-    """The tower's width across the direction its top leans in the photo (its height does not widen it
-    that way), carved on planes up its own height."""
+def _tower_size(view: TableView, tower_solid: np.ndarray, tower: Blob, region: Region,
+                planes: list[float]) -> tuple[float, float | None] | None:
+    """The tower's diameter and, in a photo tilted enough, its height; None if it was not carved.
+    Carved on `planes` up its own height, it is as wide across the direction its top leans in the photo as
+    it is (its height does not widen it that way); along the lean, it reaches its diameter and its height
+    times the lean per mm of height further, less what the planes leave out (the lowest adds that much in
+    front of it, the highest takes that much off its top)."""
     count, labels = cv2.connectedComponents(tower_solid.astype(np.uint8), connectivity=8)
     x, y = (int(round(v)) for v in tower.centre)
     if not (0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]) or labels[y, x] == 0:
         return None
     ys, xs = np.nonzero(labels == labels[y, x])
     points = region.to_mm(np.column_stack([xs, ys]).astype(np.float64))
-    centre = points.mean(axis=0)
-    lean = _lean(view, centre)
-    if np.linalg.norm(lean) < 1e-6:  # straight above: any direction
-        lean = np.array([1.0, 0.0])
-    across = np.array([-lean[1], lean[0]]) / np.linalg.norm(lean)
-    reach = points @ across
-    return float(reach.max() - reach.min() + 1 / region.px_per_mm)
+    lean = _lean(view, points.mean(axis=0)) / LEAN_PROBE_MM  # mm on the table per mm of height
+    slope = float(np.linalg.norm(lean))
+    along = lean / slope if slope > 1e-6 else np.array([1.0, 0.0])  # straight above: any direction
+    pixel = 1 / region.px_per_mm
+    across = points @ np.array([-along[1], along[0]])
+    diameter = float(across.max() - across.min() + pixel)
+    if slope < MIN_LEAN_FOR_HEIGHT:
+        return diameter, None
+    reach = points @ along
+    return diameter, float((reach.max() - reach.min() + pixel - diameter) / slope - min(planes) + max(planes))
 
 
 def _keeps(view: TableView, classes: PixelClasses, start: PieceProfile
