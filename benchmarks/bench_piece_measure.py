@@ -43,15 +43,16 @@ def measure_box(box: PieceProfile, seeds: range) -> tuple[list[dict], list[str]]
     for seed in seeds:
         scene = random_scene(calibration_layout(box), seed, box)
         try:
-            got = measure_pieces(render(scene)).dimensions
+            profile = measure_pieces(render(scene))
         except PieceMeasureError as exc:
             failures.append(f"seed {seed} ({scene.table_kind}, tilt {scene.describe()['tilt_deg']:.0f}°): {exc}")
             continue
+        got = profile.dimensions
         errors.append({"span %": 100 * (got.centre_spacing("short") / truth.centre_spacing("short") - 1),
                        "tower mm": got.tower_diameter - truth.tower_diameter,
                        "thickness mm": got.wall_thickness - truth.wall_thickness,
                        "keep mm": got.keep_side - truth.keep_side,
-                       "tower height mm": got.tower_height - box.tower_height})
+                       "tower height mm": profile.tower_height - box.tower_height})
     return errors, failures
 
 
