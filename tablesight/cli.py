@@ -77,8 +77,9 @@ def run_calibrate_pieces(args: argparse.Namespace) -> int:
         raise NothingRecognised(f"{args.image}: {exc}.") from None
     _write_atomically(args.out, profile.save)
     d = profile.dimensions
-    print(f"wrote {args.out}: tower Ø {d.tower_diameter} mm, short wall {d.short_wall_length} mm, "
-          f"long wall {d.long_wall_length} mm, walls {d.wall_thickness} mm thick, keeps {d.keep_side} mm, "
+    print(f"wrote {args.out}: tower Ø {d.tower_diameter} mm, {profile.tower_height} mm high; short wall "
+          f"{d.short_wall_length} mm, long wall {d.long_wall_length} mm, walls {d.wall_thickness} mm thick and "
+          f"{profile.wall_height} mm high, keeps {d.keep_side} mm, "
           f"colours for {', '.join(sorted(profile.keep_bgr))}; use it with --profile {args.out}")
     return 0
 
