@@ -58,7 +58,7 @@ class PieceMeasureError(ValueError):
 class Blob:
     """One grey piece carved out of the photo, in table mm."""
 
-    length: float  # the longer side of its smallest enclosing rectangle
+    length: float  # along the longer side of its smallest enclosing rectangle, over its body (`_body_length`)
     width: float  # its area over that length: its mean width
     breadth: float  # the shorter side of that rectangle
     centre: np.ndarray  # (x, y) in the carving's pixels
@@ -69,7 +69,6 @@ class Blob:
 class GreyMeasure:
     """The grey pieces measured through one look: loose lengths as seen, the tower across its lean."""
 
-    look: Look
     tower_diameter: float
     short_length: float  # the loose short wall's length, sockets included
     long_length: float
@@ -128,7 +127,7 @@ def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> 
             continue
         profile = found.dimensions_of(start)
         keep_side, keep_colours = _keeps(view, classes, start)
-        if not keep_colours:
+        if keep_side is None:
             raise PieceMeasureError("no keep was found; lay one keep of each colour beside the card")
         return replace(profile, dimensions=replace(profile.dimensions, keep_side=keep_side),
                        grey_bgr=_median_colour(view, classes.grey), keep_bgr=keep_colours)
@@ -182,7 +181,7 @@ def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob
     if max(widths) - min(widths) > MAX_THICKNESS_DISAGREEMENT * max(widths):
         return "the two walls look of different thickness (one may be in shade or cut off)"
     # The narrower wall: the other has more of its shade taken in.
-    measure = GreyMeasure(look, diameter, short.length, long_.length, min(widths), height)
+    measure = GreyMeasure(diameter, short.length, long_.length, min(widths), height)
     return measure.problem() or measure
 
 
