@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--game", choices=GAMES, default="castellan")
     serve.add_argument("--data", type=Path, help="folder for the games database and photos")
     serve.add_argument("--pin", help="access PIN (required when --host is not 127.0.0.1/localhost)")
+    serve.add_argument("--profile", type=Path, help="piece profile JSON (tablesight calibrate pieces)")
+    serve.add_argument("--lens", type=Path, metavar="CAMERA.json",
+                       help="camera profile JSON (tablesight calibrate camera); score's --camera")
     serve.set_defaults(run=run_serve)
 
     card = commands.add_parser("card", help="write the printable reference card")
@@ -150,6 +153,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from waitress import serve
 
+    from tablesight.photo_scoring import load_profiles
+    from tablesight.vision.castellan.reader import CastellanReader
     from tablesight.webui import create_app
     from tablesight.webui.live import LiveSession
 
@@ -160,7 +165,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.camera is not None and args.game == "catan":
         raise UsageError("live camera mode reads Castellan castles; for Catan, serve without --camera and "
                          "upload photos on the Catan page.")
-    config = {"ACCESS_PIN": pin, "GAME": args.game}
+    profile, lens = load_profiles(args.profile, args.lens)  # a bad file: one sentence, exit 3, no server
+    config = {"ACCESS_PIN": pin, "GAME": args.game, "PIECE_PROFILE": profile, "LENS": lens}
     if args.data:
         config["DATA_DIR"] = args.data
     try:
@@ -169,7 +175,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot use the data folder: {exc.strerror or exc}.") from None
     live = None
     if args.camera is not None:
-        live = LiveSession(args.camera, app.extensions["tablesight.store"], app.extensions["tablesight.events"])
+        live = LiveSession(args.camera, app.extensions["tablesight.store"], app.extensions["tablesight.events"],
+                           reader=CastellanReader(profile, lens))
         app.extensions["tablesight.live"] = live.start()
     start = "catan" if args.game == "catan" else ""
     print(f"tablesight companion on http://{args.host}:{args.port}/{start}" + (f"  (access PIN: {pin})" if pin else ""),

@@ -66,3 +66,12 @@ def test_console_script_runs_without_traceback(tmp_path):
                             capture_output=True, text=True, check=False)
     assert result.returncode == 3
     assert result.stderr.startswith("tablesight: ") and "Traceback" not in result.stderr
+
+
+def test_serve_with_an_unreadable_piece_profile_says_so_and_starts_no_server(tmp_path, capsys):
+    bad = tmp_path / "pieces.json"
+    bad.write_text("{not json")
+    assert main(["serve", "--profile", str(bad), "--data", str(tmp_path)]) == 3
+    captured = capsys.readouterr()
+    assert "piece profile" in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert "tablesight companion on" not in captured.out

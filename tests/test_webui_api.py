@@ -204,3 +204,28 @@ def test_the_record_keeps_what_the_reader_said_of_the_photo(client):
     record = client.get(f"/api/games/{game}/record.json").get_json()
     assert record["reading_notes"] == notes and "1.0 m from the card" in notes[0]
     assert "1.0 m from the card" in client.get(f"/games/{game}/record").get_data(as_text=True)
+
+
+def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_bytes, monkeypatch):
+    """`serve --profile P.json --lens C.json`: uploads are read with the set's piece profile and the lens."""
+    from tablesight.calibration.camera import Lens
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.photo_scoring import score_photo
+    from tablesight.scoring.castellan.pieces import PieceDimensions
+    from tablesight.webui import games
+
+    profile = NOMINAL_PROFILE.__class__(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120))
+    lens = Lens.from_dict(json.loads(PHOTO.with_suffix("").with_suffix(".truth.json").read_text())["camera"])
+    seen = []
+
+    def spy(photo, profile_used, lens_used, *args, **kwargs):
+        seen.append((profile_used, lens_used))
+        return score_photo(photo, NOMINAL_PROFILE, lens_used, *args, **kwargs)
+
+    monkeypatch.setattr(games, "score_photo", spy)
+    app = create_app({"DATA_DIR": tmp_path, "TESTING": True, "PIECE_PROFILE": profile, "LENS": lens})
+    client = app.test_client()
+    client.csrf = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+    res = _post(client, f"/api/games/{_game(client)}/photo", data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")})
+    assert res.status_code == 200
+    assert seen == [(profile, lens)]

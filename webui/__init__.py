@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.webui import api, catan_view, pages, security
 from tablesight.webui.events import EventBroker
 from tablesight.webui.store import GameStore, default_data_dir
@@ -26,6 +27,8 @@ def create_app(config: dict | None = None) -> Flask:
         ACCESS_PIN=None,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
+        PIECE_PROFILE=NOMINAL_PROFILE,  # the pieces photos are read with (`serve --profile`)
+        LENS=None,  # the camera's lens, if calibrated (`serve --lens`)
     )
     app.config.update(config or {})
     app.extensions["tablesight.store"] = GameStore(Path(app.config["DATA_DIR"]) / "games.sqlite3")

@@ -67,7 +67,8 @@ def upload_photo(game_id: str):
     data = upload.read()
     if not data:
         abort(400, "the photo is empty")
-    state = ingest_photo(_store(), current_app.config["IMAGES_DIR"], game_id, data, "the photo")
+    state = ingest_photo(_store(), current_app.config["IMAGES_DIR"], game_id, data, "the photo",
+                         profile=current_app.config["PIECE_PROFILE"], lens=current_app.config["LENS"])
     return jsonify(_publish(game_id, state))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from tablesight.calibration.camera import CameraPose, Lens
-from tablesight.calibration.pieces import NOMINAL_PROFILE
+from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.inputs import decode_photo
 from tablesight.photo_scoring import score_photo
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
@@ -40,7 +40,10 @@ def pose_from_dict(doc: dict | None) -> CameraPose | None:
     return CameraPose(Lens.from_dict(doc), np.array(doc["rvec"]), np.array(doc["tvec"]))
 
 
-def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name: str, source: str = "photo") -> dict:
+def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name: str, source: str = "photo",
+                 profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None) -> dict:
+    """A photo stored and read (with the set's `profile` and the camera's `lens`, if calibrated) as the
+    game's next state."""
     photo = decode_photo(data, name)
     digest = hashlib.sha256(data).hexdigest()
     images.mkdir(parents=True, exist_ok=True)
@@ -51,7 +54,7 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
         tmp = target.with_suffix(".partial.jpg")
         cv2.imwrite(str(tmp), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         tmp.replace(target)
-    result = score_photo(photo, NOMINAL_PROFILE)
+    result = score_photo(photo, profile, lens)
     if result.report is None:
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from tablesight.vision.castellan.doubts import find_doubts
+from tablesight.vision.castellan.reader import CastellanReader
 from tablesight.vision.castellan.tracker import LiveTracker
 from tablesight.webui.events import EventBroker
 from tablesight.webui.games import pose_to_dict, record_state, view_of
@@ -19,11 +20,14 @@ RECONNECT_SECONDS = 2.0
 
 
 class LiveSession:
-    def __init__(self, source: str, store: GameStore, events: EventBroker, loop_file: bool = False) -> None:
+    def __init__(self, source: str, store: GameStore, events: EventBroker, loop_file: bool = False,
+                 reader: CastellanReader | None = None) -> None:
+        """`reader`: reads the settled frames (with the set's piece profile and the camera's lens, if given)."""
         self.source = int(source) if source.isdigit() else source
         self.store, self.events = store, events
         self.game_id = store.create_game("live game")
         self.loop_file = loop_file
+        self.reader = reader or CastellanReader()
         self.status = "starting"
         self._frame: bytes | None = None
         self._frame_lock = threading.Condition()
@@ -39,7 +43,7 @@ class LiveSession:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        tracker = LiveTracker()
+        tracker = LiveTracker(self.reader)
         while not self._stop.is_set():
             capture = cv2.VideoCapture(self.source)
             if not capture.isOpened():
