@@ -3,7 +3,7 @@
 The photo shows, apart from each other beside the card, one tower, one short wall,
 one long wall and one keep of each colour in play. Their footprints are carved out
 of the photo like any castle and measured; the colours are read from the card-
-normalised pixels. Heights cannot be measured from one photo and keep their values.
+normalised pixels.
 
 What the reader needs most is the distance between the centres of two towers a wall
 joins. A loose wall is longer than the gap it spans between towers (its ends sit in
@@ -11,7 +11,9 @@ the towers' sockets), and a photo widens every piece a little (blur, the shade a
 foot), but a long wall spans two short ones and a tower (`shared/spec/setup.md`), so
 the short span is the long wall's length less the short wall's: the sockets and the
 widening cancel. A tower's diameter is read across the direction its top leans in
-the photo, where its height does not lengthen it.
+the photo, where its height does not lengthen it; along that direction it reaches its
+height times the lean further, which gives its height in a photo tilted enough (the
+other heights are scaled with it; less tilted, all keep the starting profile's).
 """
 
 from __future__ import annotations
