@@ -214,7 +214,8 @@ def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_
     from tablesight.scoring.castellan.pieces import PieceDimensions
     from tablesight.webui import games
 
-    profile = NOMINAL_PROFILE.__class__(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120))
+    profile = NOMINAL_PROFILE.__class__(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120),
+                                        tower_height=41.0)
     lens = Lens.from_dict(json.loads(PHOTO.with_suffix("").with_suffix(".truth.json").read_text())["camera"])
     seen = []
 
@@ -226,6 +227,12 @@ def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_
     app = create_app({"DATA_DIR": tmp_path, "TESTING": True, "PIECE_PROFILE": profile, "LENS": lens})
     client = app.test_client()
     client.csrf = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
-    res = _post(client, f"/api/games/{_game(client)}/photo", data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")})
+    game = _game(client)
+    res = _post(client, f"/api/games/{game}/photo", data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")})
     assert res.status_code == 200
     assert seen == [(profile, lens)]
+    # The towers are drawn at the set's tower height, not the nominal one.
+    stored = app.extensions["tablesight.store"].latest_state(game)
+    drawn = next(m["px"] for m in res.get_json()["state"]["marks"] if m["kind"] == "tower")
+    assert drawn == next(m["px"] for m in games.view_of(stored, profile)["state"]["marks"] if m["kind"] == "tower")
+    assert drawn != next(m["px"] for m in games.view_of(stored)["state"]["marks"] if m["kind"] == "tower")

@@ -19,6 +19,11 @@ def _store():
     return current_app.extensions["tablesight.store"]
 
 
+def _profile():
+    """The set's pieces (`serve --profile`): photos are read, rules checked and pieces drawn with them."""
+    return current_app.config["PIECE_PROFILE"]
+
+
 def _game(game_id: str) -> dict:
     if not GAME_ID.match(game_id):
         abort(404, "no such game")
@@ -29,7 +34,7 @@ def _game(game_id: str) -> dict:
 
 
 def _publish(game_id: str, state: dict) -> dict:
-    view = view_of(state)
+    view = view_of(state, _profile())
     current_app.extensions["tablesight.events"].publish(game_id, "state", view)
     return view
 
@@ -53,7 +58,7 @@ def create_game():
 @bp.get("/games/<game_id>")
 def game_state(game_id: str):
     game = _game(game_id)
-    return jsonify(game=game, **view_of(_store().latest_state(game_id)))
+    return jsonify(game=game, **view_of(_store().latest_state(game_id), _profile()))
 
 
 @bp.post("/games/<game_id>/photo")
@@ -68,7 +73,7 @@ def upload_photo(game_id: str):
     if not data:
         abort(400, "the photo is empty")
     state = ingest_photo(_store(), current_app.config["IMAGES_DIR"], game_id, data, "the photo",
-                         profile=current_app.config["PIECE_PROFILE"], lens=current_app.config["LENS"])
+                         profile=_profile(), lens=current_app.config["LENS"])
     return jsonify(_publish(game_id, state))
 
 
@@ -78,13 +83,13 @@ def correct(game_id: str):
     action = request.get_json(silent=True)
     if not isinstance(action, dict):
         abort(400, "a correction is a JSON object")
-    return jsonify(_publish(game_id, apply_correction(_store(), game_id, action)))
+    return jsonify(_publish(game_id, apply_correction(_store(), game_id, action, _profile())))
 
 
 @bp.post("/games/<game_id>/undo")
 def undo_last(game_id: str):
     _game(game_id)
-    return jsonify(_publish(game_id, undo(_store(), game_id)))
+    return jsonify(_publish(game_id, undo(_store(), game_id, _profile())))
 
 
 @bp.post("/games/<game_id>/players")
@@ -121,7 +126,7 @@ def record_json(game_id: str):
 @bp.get("/games/<game_id>/events")
 def events(game_id: str):
     _game(game_id)
-    first = ("state", view_of(_store().latest_state(game_id)))
+    first = ("state", view_of(_store().latest_state(game_id), _profile()))
     stream = current_app.extensions["tablesight.events"].stream(game_id, first)
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

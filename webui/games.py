@@ -59,14 +59,16 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,
                         pose_to_dict(result.reading.card.pose), notes=result.reading.notes,
-                        doubts=[d.to_dict() for d in result.doubts])
+                        doubts=[d.to_dict() for d in result.doubts], profile=profile)
 
 
 def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,
-                 pose: dict | None, notes: list[str] | None = None, doubts: list[dict] | None = None) -> dict:
-    """`doubts`: the pieces the photo left uncertain (`Doubt.to_dict`), until a correction settles the board."""
+                 pose: dict | None, notes: list[str] | None = None, doubts: list[dict] | None = None,
+                 profile: PieceProfile = NOMINAL_PROFILE) -> dict:
+    """`doubts`: the pieces the photo left uncertain (`Doubt.to_dict`), until a correction settles the board;
+    `profile`: the set's pieces, whose sizes the rules are checked with."""
     previous = store.latest_state(game_id)
-    scored = score_board(board)
+    scored = score_board(board, profile.dimensions)
     report = scored.to_dict()
     report["history_warnings"] = history_warnings(board_from_dict(previous["board"]) if previous else None, board,
                                                   scored)
@@ -127,7 +129,7 @@ def _claim_history(after: Report, faces_before, owners) -> list[dict]:
     return found
 
 
-def apply_correction(store: GameStore, game_id: str, action: dict) -> dict:
+def apply_correction(store: GameStore, game_id: str, action: dict, profile: PieceProfile = NOMINAL_PROFILE) -> dict:
     state = store.latest_state(game_id)
     if state is None:
         raise GameError("there is no board to correct yet: add a photo first")
@@ -135,14 +137,14 @@ def apply_correction(store: GameStore, game_id: str, action: dict) -> dict:
     pose = pose_from_dict(state["pose"])
     corrected = _edit(board, action, pose)
     # The photo's other doubts still stand (the piece corrected is settled); scored again on the new board.
-    doubts = still_in_doubt(state["report"].get("doubts", []), corrected, NOMINAL_PROFILE.dimensions)
+    doubts = still_in_doubt(state["report"].get("doubts", []), corrected, profile.dimensions)
     new = record_state(store, game_id, "correction", corrected, state["photo_sha256"], state["pose"],
-                       doubts=[d.to_dict() for d in doubts])
+                       doubts=[d.to_dict() for d in doubts], profile=profile)
     store.add_correction(game_id, action, new["id"])
     return new
 
 
-def undo(store: GameStore, game_id: str) -> dict:
+def undo(store: GameStore, game_id: str, profile: PieceProfile = NOMINAL_PROFILE) -> dict:
     last = store.last_live_correction(game_id)
     if last is None:
         raise GameError("there is no correction to undo")
@@ -150,7 +152,7 @@ def undo(store: GameStore, game_id: str) -> dict:
     store.mark_undone(last["id"])
     board = board_from_dict(before["board"])
     return record_state(store, game_id, "undo", board, before["photo_sha256"], before["pose"],
-                        notes=before["report"].get("notes"), doubts=before["report"].get("doubts"))
+                        notes=before["report"].get("notes"), doubts=before["report"].get("doubts"), profile=profile)
 
 
 def _table_point(pose: CameraPose | None, action: dict) -> tuple[float, float]:
@@ -246,15 +248,16 @@ def _delete(board: Board, ident: str) -> Board:
     return replace(board, walls=walls)
 
 
-def view_of(state: dict | None) -> dict:
-    """The state as the page draws it: report, pieces and courtyards in photo pixels."""
+def view_of(state: dict | None, profile: PieceProfile = NOMINAL_PROFILE) -> dict:
+    """The state as the page draws it: report, pieces and courtyards in photo pixels (at the heights of
+    the set's pieces, `profile`)."""
     if state is None:
         return {"state": None}
     board = board_from_dict(state["board"])
     pose = pose_from_dict(state["pose"])
     marks, yards = [], []
     if pose is not None:
-        prof = NOMINAL_PROFILE
+        prof = profile
         towers = board.tower_map()
         for t in board.towers:
             marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, prof.tower_height)})
@@ -265,7 +268,7 @@ def view_of(state: dict | None) -> dict:
         for i, k in enumerate(board.keeps):
             marks.append({"kind": "keep", "id": f"k{i}", "color": k.color, "double": k.double,
                           "px": _px(pose, k.position, prof.keep_height * (2 if k.double else 1))})
-        report = score_board(board)
+        report = score_board(board, prof.dimensions)
         for yard in report.courtyards:
             polygon = pose.project(yard.polygon, prof.wall_height)
             yards.append({"id": yard.id, "owner": yard.owner, "value": yard.value,

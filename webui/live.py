@@ -64,8 +64,8 @@ class LiveSession:
                     doubts = find_doubts(update.reading, update.stable, tracker.reader.profile.dimensions)
                     state = record_state(self.store, self.game_id, "live", update.stable, None,
                                          pose_to_dict(update.reading.card.pose),
-                                         doubts=[d.to_dict() for d in doubts])
-                    self.events.publish(self.game_id, "state", view_of(state))
+                                         doubts=[d.to_dict() for d in doubts], profile=self.reader.profile)
+                    self.events.publish(self.game_id, "state", view_of(state, self.reader.profile))
                 self._publish_frame(frame, update.status)
                 time.sleep(max(0.0, delay - (time.perf_counter() - started)))
             capture.release()
