@@ -16,21 +16,12 @@ import statistics
 import sys
 
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
-from tablesight.scoring.castellan.pieces import PieceDimensions
-from tablesight.synthetic.piece_layout import calibration_layout
+from tablesight.synthetic.piece_layout import BIGGER_BOX, SMALLER_BOX, calibration_layout
 from tablesight.synthetic.render import render
 from tablesight.synthetic.scene import random_scene
 from tablesight.vision.castellan.piece_measure import PieceMeasureError, measure_pieces
 
-BOXES = {
-    "nominal": NOMINAL_PROFILE,
-    "bigger": PieceProfile(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120,
-                                           wall_thickness=12, keep_side=25),
-                           tower_height=41, wall_height=30, keep_height=36, keep_roof_height=11),
-    "smaller": PieceProfile(PieceDimensions(tower_diameter=20, short_wall_length=34, long_wall_length=88,
-                                            wall_thickness=8.5, keep_side=19),
-                            tower_height=31, wall_height=22, keep_height=27, keep_roof_height=8.5),
-}
+BOXES = {"nominal": NOMINAL_PROFILE, "bigger": BIGGER_BOX, "smaller": SMALLER_BOX}
 
 
 COLUMNS = ("span %", "tower mm", "thickness mm", "keep mm", "tower height mm")

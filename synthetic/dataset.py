@@ -18,7 +18,7 @@ from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile, PiecePr
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_to_dict
 from tablesight.scoring.castellan.report import score_board
-from tablesight.scoring.castellan.simulator import simulate_game
+from tablesight.scoring.castellan.simulator import GameSimulator, simulate_game
 from tablesight.synthetic.hands import SKIN_TONES, draw_arm
 from tablesight.synthetic.render import render
 from tablesight.synthetic.scene import Scene, random_scene
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--forgotten-claims is a share between 0 and 1")
     try:
         profile = PieceProfile.load(args.profile) if args.profile else NOMINAL_PROFILE
-        simulate_game(0, dims=profile.dimensions)
+        GameSimulator(0, dims=profile.dimensions)  # refuses a box whose long wall is not two short and a tower
     except (PieceProfileError, ValueError) as exc:
         parser.error(str(exc))
     photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile)

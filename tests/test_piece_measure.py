@@ -10,15 +10,10 @@ import pytest
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.cli import main
 from tablesight.scoring.castellan.board import Tower
-from tablesight.scoring.castellan.pieces import PieceDimensions
-from tablesight.synthetic.piece_layout import calibration_layout
+from tablesight.synthetic.piece_layout import BIGGER_BOX, calibration_layout
 from tablesight.synthetic.render import render
 from tablesight.synthetic.scene import random_scene
 from tablesight.vision.castellan.piece_measure import PieceMeasureError, measure_pieces
-
-BIGGER_BOX = PieceProfile(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120,
-                                          wall_thickness=12, keep_side=25),
-                          tower_height=41, wall_height=30, keep_height=36, keep_roof_height=11)
 
 
 @pytest.mark.parametrize("seed", [2, 16])  # a wood table 20° tilted; one 3° from straight down

@@ -209,13 +209,13 @@ def test_the_record_keeps_what_the_reader_said_of_the_photo(client):
 def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_bytes, monkeypatch):
     """`serve --profile P.json --lens C.json`: uploads are read with the set's piece profile and the lens."""
     from tablesight.calibration.camera import Lens
-    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
     from tablesight.photo_scoring import score_photo
     from tablesight.scoring.castellan.pieces import PieceDimensions
     from tablesight.webui import games
 
-    profile = NOMINAL_PROFILE.__class__(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120),
-                                        tower_height=41.0)
+    profile = PieceProfile(PieceDimensions(tower_diameter=28, short_wall_length=46, long_wall_length=120),
+                           tower_height=41.0)
     lens = Lens.from_dict(json.loads(PHOTO.with_suffix("").with_suffix(".truth.json").read_text())["camera"])
     seen = []
 

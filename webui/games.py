@@ -257,20 +257,19 @@ def view_of(state: dict | None, profile: PieceProfile = NOMINAL_PROFILE) -> dict
     pose = pose_from_dict(state["pose"])
     marks, yards = [], []
     if pose is not None:
-        prof = profile
         towers = board.tower_map()
         for t in board.towers:
-            marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, prof.tower_height)})
+            marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, profile.tower_height)})
         for w in board.walls:
             a, b = board.wall_endpoints(w, towers)
-            marks.append({"kind": "wall", "id": w.id, "wall": w.kind, "px": _px(pose, a, prof.wall_height),
-                          "to": _px(pose, b, prof.wall_height)})
+            marks.append({"kind": "wall", "id": w.id, "wall": w.kind, "px": _px(pose, a, profile.wall_height),
+                          "to": _px(pose, b, profile.wall_height)})
         for i, k in enumerate(board.keeps):
             marks.append({"kind": "keep", "id": f"k{i}", "color": k.color, "double": k.double,
-                          "px": _px(pose, k.position, prof.keep_height * (2 if k.double else 1))})
-        report = score_board(board, prof.dimensions)
+                          "px": _px(pose, k.position, profile.keep_height * (2 if k.double else 1))})
+        report = score_board(board, profile.dimensions)
         for yard in report.courtyards:
-            polygon = pose.project(yard.polygon, prof.wall_height)
+            polygon = pose.project(yard.polygon, profile.wall_height)
             yards.append({"id": yard.id, "owner": yard.owner, "value": yard.value,
                           "points": [[round(float(x), 1), round(float(y), 1)] for x, y in polygon],
                           "towers": sorted(yard.tower_ids)})

@@ -61,7 +61,7 @@ class LiveSession:
                 self._set_status(update.status)
                 if update.changed and update.stable is not None:
                     # A new stable state is the board of the reading just made: its doubts are that reading's.
-                    doubts = find_doubts(update.reading, update.stable, tracker.reader.profile.dimensions)
+                    doubts = find_doubts(update.reading, update.stable, self.reader.profile.dimensions)
                     state = record_state(self.store, self.game_id, "live", update.stable, None,
                                          pose_to_dict(update.reading.card.pose),
                                          doubts=[d.to_dict() for d in doubts], profile=self.reader.profile)

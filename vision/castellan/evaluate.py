@@ -20,8 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from tablesight.calibration.camera import Lens
-from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile, PieceProfileError
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.errors import TablesightError
 from tablesight.inputs import read_photo
+from tablesight.photo_scoring import load_profiles
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
@@ -225,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="piece profile JSON, as for `tablesight score` (photos of another box)")
     args = parser.parse_args(argv)
     try:
-        profile = PieceProfile.load(args.profile) if args.profile else NOMINAL_PROFILE
-    except PieceProfileError as exc:
+        profile, _ = load_profiles(args.profile, None)
+    except TablesightError as exc:
         parser.error(str(exc))
     known_lens, folder = args.known_lens, args.folder
     photos = sorted(p for p in folder.glob("*.jpg") if truth_path(p).exists())

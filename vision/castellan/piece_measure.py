@@ -123,12 +123,14 @@ def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> 
     problems = []
     for look in LOOKS:
         classes = _classes(view, look)
-        found = _grey_measure(view, classes, look, start)
+        region = castle_region(view, classes, start, PX_PER_MM, with_keeps=True)
+        found = "no grey pieces were found beside the card" if region is None else _grey_measure(
+            view, classes, region, look, start)
         if isinstance(found, str):
             problems.append(found)
             continue
         profile = found.dimensions_of(start)
-        keep_side, keep_colours = _keeps(view, classes, start)
+        keep_side, keep_colours = _keeps(view, classes, region, start)
         if keep_side is None:
             raise PieceMeasureError("no keep was found; lay one keep of each colour beside the card")
         return replace(profile, dimensions=replace(profile.dimensions, keep_side=keep_side),
@@ -144,34 +146,34 @@ def _classes(view: TableView, look: Look) -> PixelClasses:
                            dark_sides=look.dark_sides)
 
 
-def _grey_measure(view: TableView, classes: PixelClasses, look: Look, start: PieceProfile) -> GreyMeasure | str:
-    """The three grey pieces measured through one look, or why they could not be."""
-    region = castle_region(view, classes, start, PX_PER_MM, with_keeps=True)
-    if region is None:
-        return "no grey pieces were found beside the card"
+def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: Look, start: PieceProfile
+                  ) -> GreyMeasure | str:
+    """The three grey pieces in `region` measured through one look, or why they could not be."""
     solid = carve(view, classes.grey, look.carve_heights(start.wall_height, WALL_TOP_SHARE), region)
     blobs = _blobs(solid & ~card_mask(region), region, MIN_PIECE_SHARE * math.pi * start.dimensions.tower_radius ** 2)
     if len(blobs) < 3:
         return f"found {len(blobs)} grey piece(s)"
     if len(blobs) > 3 and _area(blobs[3]) > MAX_FOURTH_SHARE * min(_area(b) for b in blobs[:3]):
         return f"found {len(blobs)} grey pieces"
-    tower_solid = carve(view, classes.grey, look.carve_heights(start.tower_height, TOWER_TOP_SHARE), region)
+    tower_planes = look.carve_heights(start.tower_height, TOWER_TOP_SHARE)
+    tower_solid = carve(view, classes.grey, tower_planes, region)
     problems = []
     # In a tilted photo a tower's leaning top lengthens it as much as a short wall: each piece is tried as
     # the tower, and the one that is round (as wide across its lean as its narrower side) is kept.
     for index, tower in enumerate(blobs[:3]):
         short, long_ = sorted((b for i, b in enumerate(blobs[:3]) if i != index), key=lambda b: b.length)
-        found = _as_tower(view, tower_solid, tower, short, long_, region, look, start)
+        found = _as_tower(view, (tower_solid, tower_planes), tower, short, long_, region, look, start)
         if isinstance(found, GreyMeasure):
             return found
         problems.append(found)
     return _most_telling(problems)
 
 
-def _as_tower(view: TableView, tower_solid: np.ndarray, tower: Blob, short: Blob, long_: Blob, region: Region,
-              look: Look, start: PieceProfile) -> GreyMeasure | str:
-    """The pieces measured with `tower` taken for the tower, or why that cannot be."""
-    size = _tower_size(view, tower_solid, tower, region, look.carve_heights(start.tower_height, TOWER_TOP_SHARE))
+def _as_tower(view: TableView, carved: tuple[np.ndarray, list[float]], tower: Blob, short: Blob, long_: Blob,
+              region: Region, look: Look, start: PieceProfile) -> GreyMeasure | str:
+    """The pieces measured with `tower` taken for the tower, or why that cannot be. `carved`: the grey
+    carved on a tower's planes, and those planes."""
+    size = _tower_size(view, *carved, tower, region)
     if size is None or not MIN_ROUNDNESS <= size[0] / tower.breadth <= 1 / MIN_ROUNDNESS:
         return "none of the grey pieces is round like a tower"
     diameter, height = size
@@ -241,8 +243,8 @@ def _body_length(points: np.ndarray, angle_deg: float, gap_px: float) -> float:
     return float(np.max(ends - starts) + 1)
 
 
-def _tower_size(view: TableView, tower_solid: np.ndarray, tower: Blob, region: Region,
-                planes: list[float]) -> tuple[float, float | None] | None:
+def _tower_size(view: TableView, tower_solid: np.ndarray, planes: list[float], tower: Blob,
+                region: Region) -> tuple[float, float | None] | None:
     """The tower's diameter and, in a photo tilted enough, its height; None if it was not carved.
     Carved on `planes` up its own height, it is as wide across the direction its top leans in the photo as
     it is (its height does not widen it that way); along the lean, it reaches its diameter and its height
@@ -266,13 +268,10 @@ def _tower_size(view: TableView, tower_solid: np.ndarray, tower: Blob, region: R
     return diameter, float((reach.max() - reach.min() + pixel - diameter) / slope - min(planes) + max(planes))
 
 
-def _keeps(view: TableView, classes: PixelClasses, start: PieceProfile
+def _keeps(view: TableView, classes: PixelClasses, region: Region, start: PieceProfile
            ) -> tuple[float | None, dict[str, tuple[float, float, float]]]:
-    """The keeps' side (median over those found, None without any) and each colour's, of the colours whose
-    keep stands up from the table (carved up its body: a table's tint is no keep)."""
-    region = castle_region(view, classes, start, PX_PER_MM, with_keeps=True)
-    if region is None:
-        return None, {}
+    """The keeps' side (median over those found in `region`, None without any) and each colour's, of the
+    colours whose keep stands up from the table (carved up its body: a table's tint is no keep)."""
     body = start.keep_height - start.keep_roof_height
     sides, colours = [], {}
     for colour, mask in classes.keeps.items():
