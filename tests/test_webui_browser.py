@@ -69,6 +69,7 @@ def _new_game_with_photo(page, server, photo: Path = PHOTO, shown: str = ".score
     page.wait_for_load_state("load")  # the game page's script is running, not only its HTML parsed
     page.set_input_files("#photo-input", str(photo))
     page.wait_for_selector(shown, timeout=60_000)
+    page.wait_for_selector("#photo-wrap[data-scale]", state="attached")  # the castle framed: marks stay put
 
 
 def _scores(page) -> dict[str, int]:
@@ -105,6 +106,48 @@ def test_correcting_a_misread_changes_the_score(browser, server):
     assert _scores(page) == before
 
 
+def _inside(box: dict, frame: dict) -> bool:
+    return (box["x"] >= frame["x"] - 1 and box["y"] >= frame["y"] - 1
+            and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+            and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1)
+
+
+def test_the_castle_is_framed_and_a_tap_beside_a_tower_in_a_zoomed_view_selects_it(browser, server):
+    """A castle far from the camera is small in its photo: the page frames it, zooms further on request,
+    pans by dragging (a drag selects nothing) and takes a tap near a tower for that tower."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _new_game_with_photo(page, server, ROOT / "tests" / "data" / "far-castle.jpg")
+    frame = page.locator("#photo-wrap").bounding_box()
+    framed = float(page.get_attribute("#photo-wrap", "data-scale"))
+    assert framed > 1.2  # the castle fills a small part of that photo
+    towers = page.locator("circle.tower")
+    assert all(_inside(towers.nth(i).bounding_box(), frame) for i in range(towers.count()))
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    assert float(page.get_attribute("#photo-wrap", "data-scale")) > 2 * framed
+    shown = [i for i in range(towers.count()) if _inside(towers.nth(i).bounding_box(), frame)]
+    assert 0 < len(shown) < towers.count()
+    tower = towers.nth(shown[len(shown) // 2])
+    box = tower.bounding_box()
+    # Beside the tower, not on it: a finger is wider than a tower's mark.
+    page.mouse.click(box["x"] + box["width"] + 6, box["y"] + box["height"] / 2)
+    assert page.inner_text("#selected-name") == f"tower {tower.get_attribute('data-id')}"
+    before = page.locator("#photo").bounding_box()
+    middle = (frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+    page.mouse.move(*middle)
+    page.mouse.down()
+    page.mouse.move(middle[0] + 40, middle[1] + 30, steps=5)
+    page.mouse.move(middle[0] + 80, middle[1] + 60, steps=5)
+    page.mouse.up()
+    after = page.locator("#photo").bounding_box()
+    assert abs(after["x"] - before["x"] - 80) < 2 and abs(after["y"] - before["y"] - 60) < 2
+    assert page.inner_text("#selected-name") == f"tower {tower.get_attribute('data-id')}"  # still selected
+    page.click("#zoom-whole")
+    assert page.get_attribute("#photo-wrap", "data-scale") == "1.000"
+    assert abs(page.locator("#photo").bounding_box()["width"] - frame["width"]) < 1
+    page.close()
+
+
 def test_verification_record_exports_json(browser, server):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     _new_game_with_photo(page, server)
@@ -129,7 +172,8 @@ def test_phone_viewport_shows_a_usable_game_view(browser, server):
     _new_game_with_photo(page, server)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390 + 1  # no sideways scrolling
-    assert page.locator("#photo").bounding_box()["width"] <= 390
+    # The photo's frame fits the screen (the photo inside it may be zoomed onto the castle).
+    assert page.locator("#photo-wrap").bounding_box()["width"] <= 390
     assert page.locator("#score-bars").is_visible()
     page.screenshot(path=str(Path(os.environ.get("TABLESIGHT_SHOTS", "/tmp")) / "phone.png"), full_page=True)
 

@@ -258,15 +258,21 @@ def view_of(state: dict | None, profile: PieceProfile = NOMINAL_PROFILE) -> dict
     marks, yards = [], []
     if pose is not None:
         towers = board.tower_map()
+        dims = profile.dimensions
         for t in board.towers:
-            marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, profile.tower_height)})
+            marks.append({"kind": "tower", "id": t.id, "px": _px(pose, t.position, profile.tower_height),
+                          "r": _px_size(pose, t.position, profile.tower_height, dims.tower_diameter / 2)})
         for w in board.walls:
             a, b = board.wall_endpoints(w, towers)
+            middle = (np.asarray(a) + np.asarray(b)) / 2
             marks.append({"kind": "wall", "id": w.id, "wall": w.kind, "px": _px(pose, a, profile.wall_height),
-                          "to": _px(pose, b, profile.wall_height)})
+                          "to": _px(pose, b, profile.wall_height),
+                          "width": _px_size(pose, middle, profile.wall_height, dims.wall_thickness)})
         for i, k in enumerate(board.keeps):
+            height = profile.keep_height * (2 if k.double else 1)
             marks.append({"kind": "keep", "id": f"k{i}", "color": k.color, "double": k.double,
-                          "px": _px(pose, k.position, profile.keep_height * (2 if k.double else 1))})
+                          "px": _px(pose, k.position, height),
+                          "r": _px_size(pose, k.position, height, dims.keep_side / 2)})
         report = score_board(board, profile.dimensions)
         for yard in report.courtyards:
             polygon = pose.project(yard.polygon, profile.wall_height)
@@ -276,6 +282,14 @@ def view_of(state: dict | None, profile: PieceProfile = NOMINAL_PROFILE) -> dict
     return {"state": {"id": state["id"], "source": state["source"], "created": state["created"],
                       "report": state["report"], "photo": state["photo_sha256"],
                       "image_size": pose.lens.image_size if pose else None, "marks": marks, "courtyards": yards}}
+
+
+def _px_size(pose: CameraPose, point, height: float, size_mm: float) -> float:
+    """How many photo pixels `size_mm` spans at a point `height` above the table (its mean over two
+    directions: a tilted view shortens one)."""
+    x, y = point
+    ends = pose.project(np.array([[x, y], [x + size_mm, y], [x, y + size_mm]]), height)
+    return round(float(np.linalg.norm(ends[1:] - ends[0], axis=1).mean()), 1)
 
 
 def _px(pose: CameraPose, point, height: float) -> list[float]:

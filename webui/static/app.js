@@ -9,6 +9,7 @@
   const COLOURS = { red: "#d33", blue: "#2a62d8", yellow: "#e8b400", green: "#2e9e44" };
   const SHOWN_WARNINGS = 8; // rule warnings listed before "Show N more"
   let view = null, mode = "select", selected = null, wallStart = null;
+  const zoom = window.PhotoZoom.create($("photo-wrap"), $("photo-zoom"));
 
   function showError(text) { const e = $("error"); e.textContent = text || ""; e.hidden = !text; }
 
@@ -78,16 +79,40 @@
     if (state.photo) {
       const img = $("photo");
       const src = `/api/photos/${state.photo}.jpg`;
-      if (img.getAttribute("src") !== src) img.src = src;
       const [w, h] = state.image_size;
       const svg = $("marks");
       svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-      drawMarks(svg, state, Math.max(w, h) / 1000);
+      drawMarks(svg, state, markUnit(state, Math.max(w, h) / 1000));
+      if (img.getAttribute("src") !== src) {  // a new photo: its castle framed (a correction keeps the view)
+        img.onload = () => frameCastle();
+        img.src = src;
+      }
     }
     renderScores(report);
     renderYards(state.courtyards, report);
     renderWarnings([...report.warnings, ...(report.history_warnings || [])], report.notes || [], report.doubts || []);
     selectPiece(null);
+  }
+
+  function castleBox() {
+    // The pieces read, in shares of the photo: [x0, y0, x1, y1], or null if none.
+    const [w, h] = view.state.image_size;
+    const points = view.state.marks.flatMap((m) => (m.to ? [m.px, m.to] : [m.px]));
+    if (!points.length) return null;
+    const xs = points.map((p) => p[0] / w), ys = points.map((p) => p[1] / h);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  }
+
+  function frameCastle() {
+    const box = view && view.state && castleBox();
+    if (box) zoom.frame(box); else zoom.whole();
+  }
+
+  function markUnit(state, fallback) {
+    // Marks and labels are sized by the towers as the photo shows them (the old fixed sizes were for a
+    // tower 14 units across): a far or small castle is not buried under its own marks.
+    const radii = state.marks.filter((m) => m.kind === "tower" && m.r).map((m) => m.r).sort((a, b) => a - b);
+    return radii.length ? radii[Math.floor(radii.length / 2)] / 14 : fallback;
   }
 
   function drawMarks(svg, state, s) {
@@ -101,13 +126,13 @@
     svg.append(yards);
     for (const m of state.marks.filter((m) => m.kind === "wall")) {
       svg.append(el("line", { x1: m.px[0], y1: m.px[1], x2: m.to[0], y2: m.to[1], class: `piece wall ${m.wall}`,
-        "data-id": m.id, "stroke-width": (m.wall === "long" ? 9 : 7) * s }));
+        "data-id": m.id, "stroke-width": m.width || (m.wall === "long" ? 9 : 7) * s }));
     }
     const doubtful = new Set((state.report.doubts || []).map((d) => d.id));  // read one way, maybe the other
     for (const m of state.marks.filter((m) => m.kind !== "wall")) {
-      const r = (m.kind === "tower" ? 14 : 11) * s;
+      const r = m.r || (m.kind === "tower" ? 14 : 11) * s;
       svg.append(el("circle", { cx: m.px[0], cy: m.px[1], r, class: `piece ${m.kind}`, "data-id": m.id,
-        fill: m.kind === "keep" ? COLOURS[m.color] : "rgba(255,230,0,0.35)", "stroke-width": 3 * s }));
+        fill: m.kind === "keep" ? COLOURS[m.color] : "rgba(255,230,0,0.35)", "stroke-width": 2 * s }));
       const mark = (m.double ? "×2" : "") + (doubtful.has(m.id) ? "?" : "");
       if (mark) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": 22 * s }, mark));
     }
@@ -237,10 +262,31 @@
     try { showError(""); render(await api("/corrections", action)); } catch (err) { showError(err.message); }
   }
 
+  const TAP_REACH_PX = 22; // a tap this near a piece on the screen picks it: a finger is wider than a tower
+
+  function nearestPiece(px, py, kinds) {
+    // The id of the piece (of `kinds`) nearest the photo point, if within TAP_REACH_PX on the screen.
+    const img = $("photo");
+    const reach = TAP_REACH_PX * view.state.image_size[0] / img.getBoundingClientRect().width;
+    let best = null, bestDistance = reach;
+    for (const m of view.state.marks.filter((m) => kinds.includes(m.kind))) {
+      const d = m.kind === "wall" ? segmentDistance([px, py], m.px, m.to) : Math.hypot(px - m.px[0], py - m.px[1]) - (m.r || 0);
+      if (d < bestDistance) { best = m.id; bestDistance = d; }
+    }
+    return best;
+  }
+
+  function segmentDistance(p, a, b) {
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+    return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+  }
+
   $("marks").addEventListener("click", (evt) => {
     if (!view) return;
-    const id = evt.target.dataset && evt.target.dataset.id;
     const [px, py] = imagePoint(evt);
+    const kinds = mode === "add_wall" ? ["tower"] : ["tower", "keep", "wall"];
+    const id = (evt.target.dataset && evt.target.dataset.id) || nearestPiece(px, py, kinds);
     if (mode === "select") { selectPiece(id || null); return; }
     if (mode === "add_tower") correct({ action: "add_tower", px, py });
     if (mode === "add_keep") correct({ action: "add_keep", px, py, color: $("keep-colour").value });
@@ -252,6 +298,10 @@
     mode = b.dataset.mode; wallStart = null;
     document.querySelectorAll("button.mode").forEach((x) => x.classList.toggle("active", x === b));
   }));
+  $("zoom-in").addEventListener("click", () => zoom.zoomIn());
+  $("zoom-out").addEventListener("click", () => zoom.zoomOut());
+  $("zoom-castle").addEventListener("click", frameCastle);
+  $("zoom-whole").addEventListener("click", () => zoom.whole());
   $("delete-piece").addEventListener("click", () => selected && correct({ action: "delete", id: selected }));
   $("selected-colour").addEventListener("change", () => correct({ action: "set_keep", id: selected, color: $("selected-colour").value }));
   $("selected-double").addEventListener("change", () => correct({ action: "set_keep", id: selected, double: $("selected-double").checked }));
