@@ -83,8 +83,10 @@
       const svg = $("marks");
       svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
       drawMarks(svg, state, markUnit(state, Math.max(w, h) / 1000));
-      if (img.getAttribute("src") !== src) {  // a new photo: its castle framed (a correction keeps the view)
-        img.onload = () => frameCastle();
+      if (img.getAttribute("src") !== src) {
+        // A new photo: its castle framed (a correction keeps the view, and so does a live camera's next
+        // state once the view was moved by hand).
+        img.onload = () => { if (!(root.dataset.live === "yes" && zoom.touched)) frameCastle(); };
         img.src = src;
       }
     }
@@ -117,6 +119,9 @@
 
   function drawMarks(svg, state, s) {
     svg.replaceChildren();
+    // Labels stay legible on the whole photo (this many screen pixels at least), however small the towers.
+    const screenPx = state.image_size[0] / Math.max(1, $("photo-wrap").clientWidth);
+    const label = (size, least) => Math.max(size * s, least * screenPx);
     const yards = el("g", { class: "yards-layer" });
     for (const y of state.courtyards) {
       const poly = el("polygon", { points: y.points.map((p) => p.join(",")).join(" "), class: "yard", "data-yard": y.id,
@@ -134,12 +139,12 @@
       svg.append(el("circle", { cx: m.px[0], cy: m.px[1], r, class: `piece ${m.kind}`, "data-id": m.id,
         fill: m.kind === "keep" ? COLOURS[m.color] : "rgba(255,230,0,0.35)", "stroke-width": 2 * s }));
       const mark = (m.double ? "×2" : "") + (doubtful.has(m.id) ? "?" : "");
-      if (mark) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": 22 * s }, mark));
+      if (mark) svg.append(el("text", { x: m.px[0] + r, y: m.px[1] - r, class: "double", "font-size": label(22, 10) }, mark));
     }
     for (const y of state.courtyards) {
       const cx = y.points.reduce((a, p) => a + p[0], 0) / y.points.length;
       const cy = y.points.reduce((a, p) => a + p[1], 0) / y.points.length;
-      svg.append(el("text", { x: cx, y: cy, class: "yard-value", "font-size": 30 * s, "data-yard": y.id }, y.owner ? y.value : "?"));
+      svg.append(el("text", { x: cx, y: cy, class: "yard-value", "font-size": label(30, 12), "data-yard": y.id }, y.owner ? y.value : "?"));
     }
   }
 

@@ -10,6 +10,7 @@ window.PhotoZoom = (() => {
   function create(wrap, layer) {
     // The view: scale k and the image point (0–1 of its width and height) at the middle of the frame.
     let k = 1, cx = 0.5, cy = 0.5;
+    let touched = false; // the view moved by hand since it was last framed
     const pointers = new Map();
     let gesture = null, moved = false;
 
@@ -26,6 +27,7 @@ window.PhotoZoom = (() => {
     }
 
     function zoomAt(factor, clientX, clientY) {
+      touched = true;
       const r = wrap.getBoundingClientRect();
       // The image point under the pointer stays under it.
       const sx = (clientX - r.left) / r.width, sy = (clientY - r.top) / r.height;
@@ -40,12 +42,13 @@ window.PhotoZoom = (() => {
       // box: [x0, y0, x1, y1] in shares of the image; the whole photo if the box is most of it.
       const bw = (box[2] - box[0]) * (1 + 2 * MARGIN), bh = (box[3] - box[1]) * (1 + 2 * MARGIN);
       k = 1 / Math.max(bw, bh, 1 / MAX_SCALE);
+      touched = false;
       cx = (box[0] + box[2]) / 2;
       cy = (box[1] + box[3]) / 2;
       apply();
     }
 
-    function whole() { k = 1; cx = 0.5; cy = 0.5; apply(); }
+    function whole() { k = 1; cx = 0.5; cy = 0.5; touched = false; apply(); }
 
     wrap.addEventListener("wheel", (e) => {
       e.preventDefault();
@@ -77,6 +80,7 @@ window.PhotoZoom = (() => {
       if (!moved && Math.hypot(dx, dy) < DRAG_PX) return;
       if (k <= 1.001) return; // nothing to pan: the whole photo is shown
       moved = true;
+      touched = true;
       wrap.setPointerCapture(e.pointerId);
       cx = start.cx - dx / (k * wrap.clientWidth);
       cy = start.cy - dy / (k * wrap.clientHeight);
@@ -97,6 +101,7 @@ window.PhotoZoom = (() => {
       zoomIn: () => { const r = wrap.getBoundingClientRect(); zoomAt(1.5, r.left + r.width / 2, r.top + r.height / 2); },
       zoomOut: () => { const r = wrap.getBoundingClientRect(); zoomAt(1 / 1.5, r.left + r.width / 2, r.top + r.height / 2); },
       get scale() { return k; },
+      get touched() { return touched; },
     };
   }
 
