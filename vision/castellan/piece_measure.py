@@ -155,6 +155,7 @@ def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: 
         return f"found {len(blobs)} grey piece(s)"
     if len(blobs) > 3 and _area(blobs[3]) > MAX_FOURTH_SHARE * min(_area(b) for b in blobs[:3]):
         return f"found {len(blobs)} grey pieces"
+    sight = Sight(view, region, look, start)
     tower_planes = look.carve_heights(start.tower_height, TOWER_TOP_SHARE)
     tower_solid = carve(view, classes.grey, tower_planes, region)
     problems = []
@@ -162,22 +163,39 @@ def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: 
     # the tower, and the one that is round (as wide across its lean as its narrower side) is kept.
     for index, tower in enumerate(blobs[:3]):
         short, long_ = sorted((b for i, b in enumerate(blobs[:3]) if i != index), key=lambda b: b.length)
-        found = _as_tower(view, (tower_solid, tower_planes), tower, short, long_, region, look, start)
+        found = _as_tower(sight, CarvedTowers(tower_solid, tower_planes), tower, short, long_)
         if isinstance(found, GreyMeasure):
             return found
         problems.append(found)
     return _most_telling(problems)
 
 
-def _as_tower(view: TableView, carved: tuple[np.ndarray, list[float]], tower: Blob, short: Blob, long_: Blob,
-              region: Region, look: Look, start: PieceProfile) -> GreyMeasure | str:
-    """The pieces measured with `tower` taken for the tower, or why that cannot be. `carved`: the grey
-    carved on a tower's planes, and those planes."""
-    size = _tower_size(view, *carved, tower, region)
+@dataclass(frozen=True)
+class Sight:
+    """One look at a calibration photo: the photo through its card, the region of the pieces, the way its
+    colours are seen and the profile the measuring starts from."""
+
+    view: TableView
+    region: Region
+    look: Look
+    start: PieceProfile
+
+
+@dataclass(frozen=True)
+class CarvedTowers:
+    """The grey carved on planes up a tower's height (a tower stands whole in it), and those planes."""
+
+    solid: np.ndarray
+    planes: list[float]
+
+
+def _as_tower(sight: Sight, carved: CarvedTowers, tower: Blob, short: Blob, long_: Blob) -> GreyMeasure | str:
+    """The pieces measured with `tower` taken for the tower, or why that cannot be."""
+    size = _tower_size(sight, carved, tower)
     if size is None or not MIN_ROUNDNESS <= size[0] / tower.breadth <= 1 / MIN_ROUNDNESS:
         return "none of the grey pieces is round like a tower"
     diameter, height = size
-    widths = [_thickness(view, wall, region, look, start) for wall in (short, long_)]
+    widths = [_thickness(sight, wall) for wall in (short, long_)]
     if diameter < MIN_TOWER_BREADTH * max(widths):
         return "no grey piece is broad enough for a tower beside the walls"
     if min(widths) < MIN_THICKNESS_SHARE * diameter:
@@ -189,14 +207,14 @@ def _as_tower(view: TableView, carved: tuple[np.ndarray, list[float]], tower: Bl
     return measure.problem() or measure
 
 
-def _thickness(view: TableView, wall: Blob, region: Region, look: Look, start: PieceProfile) -> float:
+def _thickness(sight: Sight, wall: Blob) -> float:
     """A wall's mean width less what the carving adds in front of it where the photo is tilted: a point in
     front of the wall stays in the carved solid up to the lowest plane's height times the lean per mm of
     height (the wall's face is behind it along the ray), as far as the lean crosses the wall. (Behind it,
     what is added depends on the wall's own height, which one photo does not give: left in.)"""
-    lowest = min(look.carve_heights(start.wall_height, WALL_TOP_SHARE))
-    centre = region.to_mm(np.asarray(wall.centre, np.float64))
-    lean = _lean(view, centre) / LEAN_PROBE_MM  # mm on the table per mm of height
+    lowest = min(sight.look.carve_heights(sight.start.wall_height, WALL_TOP_SHARE))
+    centre = sight.region.to_mm(np.asarray(wall.centre, np.float64))
+    lean = _lean(sight.view, centre) / LEAN_PROBE_MM  # mm on the table per mm of height
     across = abs(float(lean @ np.array([-wall.axis[1], wall.axis[0]])))
     return wall.width - lowest * across
 
@@ -243,20 +261,20 @@ def _body_length(points: np.ndarray, angle_deg: float, gap_px: float) -> float:
     return float(np.max(ends - starts) + 1)
 
 
-def _tower_size(view: TableView, tower_solid: np.ndarray, planes: list[float], tower: Blob,
-                region: Region) -> tuple[float, float | None] | None:
+def _tower_size(sight: Sight, carved: CarvedTowers, tower: Blob) -> tuple[float, float | None] | None:
     """The tower's diameter and, in a photo tilted enough, its height; None if it was not carved.
-    Carved on `planes` up its own height, it is as wide across the direction its top leans in the photo as
+    Carved on planes up its own height, it is as wide across the direction its top leans in the photo as
     it is (its height does not widen it that way); along the lean, it reaches its diameter and its height
     times the lean per mm of height further, less what the planes leave out (the lowest adds that much in
     front of it, the highest takes that much off its top)."""
-    count, labels = cv2.connectedComponents(tower_solid.astype(np.uint8), connectivity=8)
+    region, planes = sight.region, carved.planes
+    count, labels = cv2.connectedComponents(carved.solid.astype(np.uint8), connectivity=8)
     x, y = (int(round(v)) for v in tower.centre)
     if not (0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]) or labels[y, x] == 0:
         return None
     ys, xs = np.nonzero(labels == labels[y, x])
     points = region.to_mm(np.column_stack([xs, ys]).astype(np.float64))
-    lean = _lean(view, points.mean(axis=0)) / LEAN_PROBE_MM  # mm on the table per mm of height
+    lean = _lean(sight.view, points.mean(axis=0)) / LEAN_PROBE_MM  # mm on the table per mm of height
     slope = float(np.linalg.norm(lean))
     along = lean / slope if slope > 1e-6 else np.array([1.0, 0.0])  # straight above: any direction
     pixel = 1 / region.px_per_mm
