@@ -170,6 +170,30 @@ def test_two_short_walls_with_their_middle_tower_missing_are_not_a_long_wall():
     assert all(abs(w.open_point[0] - 164) < 3 for w in walls)
 
 
+def test_a_long_wall_through_a_tower_another_wall_leaves_is_two_short_walls():
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, split_at_towers_in_runs
+
+    # Towers at 0 and 128 mm joined by a long wall; a third read 13 mm short of the middle (a shadow beside
+    # it moved it), too far from each end for a short wall to be believed, with a wall leaving it sideways.
+    towers = [TowerReading(0.0, 0.0, 12.0), TowerReading(128.0, 0.0, 12.0), TowerReading(51.0, 2.0, 12.0),
+              TowerReading(51.0, 130.0, 12.0)]
+    long_wall, sideways = WallReading("long", 0, 1, None, 0.9), WallReading("long", 2, 3, None, 0.9)
+    walls = split_at_towers_in_runs(towers, [long_wall, sideways], DIMS)
+    assert sorted((w.kind, {w.start, w.end}) == ("short", {0, 2}) or (w.kind, {w.start, w.end}) == ("short", {1, 2})
+                  for w in walls) == [False, True, True]
+    assert sideways in walls and long_wall not in walls
+    # Alone in the run, it may be the long wall's own middle read as a tower: left to the tower's height.
+    assert split_at_towers_in_runs(towers, [long_wall], DIMS) == [long_wall]
+    # Nor where a wall leaves it along the run to another tower: the reading around it is muddled.
+    muddled = [*towers, TowerReading(51.0, -128.0, 12.0), TowerReading(-77.0, 2.0, 12.0)]
+    along = WallReading("long", 2, 5, None, 0.9)
+    assert long_wall in split_at_towers_in_runs(muddled, [long_wall, sideways, along], DIMS)
+    # A tower beside the wall, not in its run, leaves it whole.
+    beside = [*towers[:2], TowerReading(51.0, 20.0, 12.0), TowerReading(51.0, 148.0, 12.0)]
+    assert split_at_towers_in_runs(beside, [long_wall, sideways], DIMS) == [long_wall, sideways]
+
+
 def test_keep_coloured_pieces_off_the_castle_are_not_keeps():
     from tablesight.vision.castellan.keeps import KeepReading, keeps_on_the_castle
 

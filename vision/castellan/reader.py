@@ -60,6 +60,7 @@ from tablesight.vision.castellan.walls import (
     meeting_distance,
     merged_walls,
     settled_towers,
+    split_at_towers_in_runs,
     walls_behind_keeps,
 )
 from tablesight.vision.denoise import NOISY_LEVELS, quietened
@@ -394,7 +395,8 @@ class CastellanReader:
         moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
                  if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
         again = find_walls(settled, solid, region, dims, axis, hidden=hidden, only=moved)
-        reading.walls = merged_walls(reading.walls, again, reading.towers)
+        merged = merged_walls(reading.walls, again, reading.towers)
+        reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
 
     def _read_keeps(self, view: TableView, planes: KeepPlanes, solid: np.ndarray, region: Region,
                     reading: PhotoReading, shadows: bool = True) -> None:
@@ -541,7 +543,8 @@ class CastellanReader:
             dims = self.profile.dimensions
             axis = castle_axis(reading.towers, dims, wall_solid, region)
             again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
-            reading.walls = merged_walls(reading.walls, again, reading.towers)
+            merged = merged_walls(reading.walls, again, reading.towers)
+            reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
 
     def _read_without_card(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
                            why: str = "no reference card in the photo") -> PhotoReading:

@@ -27,6 +27,9 @@ MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge i
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
+# A tower read this near a long wall's run (shares of a short span along it from its middle, and of a tower's
+# radius and half a wall's thickness across it) stands in it: no wall's body can pass through a tower's.
+IN_RUN_ALONG, IN_RUN_ACROSS = 0.3, 0.9
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,71 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     end = origin + d * dims.centre_spacing(kind)
     length = dims.short_wall_length if kind == "short" else dims.long_wall_length
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
+
+
+def _tower_in_run(positions: np.ndarray, origin, direction, span: float, ends: tuple[int, int],
+                  dims: PieceDimensions) -> int | None:
+    """The tower standing in the middle of a long wall's run from `origin`, if one does: a tower's body
+    cannot stand where a wall's is, so one read within a tower's radius and half a wall's thickness of
+    the run's axis near its middle is the tower between two short walls, read off its place (a keep's
+    colour or a shadow beside it moves it a centimetre or two, and the short walls' spans then look
+    wrong). None if no tower stands there."""
+    offsets = positions - origin
+    along = offsets @ direction
+    across = np.abs(offsets @ np.array([-direction[1], direction[0]]))
+    inside = ((np.abs(along - span / 2) < IN_RUN_ALONG * dims.centre_spacing("short"))
+              & (across < IN_RUN_ACROSS * (dims.tower_radius + dims.wall_thickness / 2)))
+    inside[list(ends)] = False
+    if not inside.any():
+        return None
+    candidates = np.flatnonzero(inside)
+    return int(candidates[np.argmin(np.abs(along[candidates] - span / 2))])
+
+
+def split_at_towers_in_runs(towers: list[TowerReading], walls: list[WallReading],
+                            dims: PieceDimensions) -> list[WallReading]:
+    """The walls, each long wall between two towers with a third read in its run (`_tower_in_run`: found
+    after the wall was, or read off its place) given as the two short walls joining that tower."""
+    positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
+    joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
+    result = []
+    for wall in walls:
+        middle = None
+        if wall.kind == "long" and wall.end is not None:
+            origin, far = positions[wall.start], positions[wall.end]
+            span = float(np.linalg.norm(far - origin))
+            u = (far - origin) / max(span, 1e-9)
+            middle = _tower_in_run(positions, origin, u, span, (wall.start, wall.end), dims)
+            if middle is not None and not _room_for_run(middle, u, (wall.start, wall.end), positions, walls):
+                middle = None
+        if middle is None:
+            result.append(wall)
+            continue
+        for end in (wall.start, wall.end):
+            if frozenset((end, middle)) not in joined:
+                joined.add(frozenset((end, middle)))
+                result.append(replace(wall, kind="short", start=end, end=middle))
+    return result
+
+
+def _room_for_run(tower: int, run: np.ndarray, ends: tuple[int, int], positions: np.ndarray,
+                  walls: list[WallReading]) -> bool:
+    """Whether `tower` can stand between the two short walls of a run along `run` to `ends`: a wall leaves it
+    sideways (else it may be the long wall's own middle read as a tower: `towers_in_long_walls` weighs that
+    one by its height), at most two do (a tower has four sockets, the run takes two), and none leaves it
+    along the run but to the run's ends (else the reading around it is muddled, not the run)."""
+    sideways = 0
+    for wall in walls:
+        if tower not in (wall.start, wall.end):
+            continue
+        other = wall.end if wall.start == tower else wall.start
+        far = positions[other] if other is not None else np.asarray(wall.open_point, float)
+        heading = far - positions[tower]
+        if abs(float(heading @ run)) < math.cos(math.pi / 4) * float(np.linalg.norm(heading)):
+            sideways += 1
+        elif other not in ends:
+            return False
+    return 1 <= sideways <= 2
 
 
 def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: float,
