@@ -242,6 +242,11 @@ def test_a_doubt_is_listed_and_a_click_selects_its_piece_to_settle_it(browser, s
     assert _scores(page)[scored] == int(now)
     page.locator("li.doubt").first.click()
     assert page.is_visible("#keep-edit") and colour in page.inner_text("#selected-name")
+    # ... and shown zoomed in, in the middle of the photo's frame.
+    assert float(page.get_attribute("#photo-wrap", "data-scale")) >= 3
+    frame, mark = page.locator("#photo-wrap").bounding_box(), page.locator("circle.piece.selected").bounding_box()
+    assert abs(mark["x"] + mark["width"] / 2 - (frame["x"] + frame["width"] / 2)) < frame["width"] / 4
+    assert abs(mark["y"] + mark["height"] / 2 - (frame["y"] + frame["height"] / 2)) < frame["height"] / 4
     assert page.is_checked("#selected-double") == (read_as == "double")
     page.click("#selected-double")
     page.wait_for_function("([c, v]) => document.querySelector(`.score-row[data-colour='${c}'] .score`)"

@@ -8,6 +8,7 @@
   const $ = (id) => document.getElementById(id);
   const COLOURS = { red: "#d33", blue: "#2a62d8", yellow: "#e8b400", green: "#2e9e44" };
   const SHOWN_WARNINGS = 8; // rule warnings listed before "Show N more"
+  const FOCUS_SCALE = 3; // a piece picked from the list is shown zoomed in at least this much
   let view = null, mode = "select", selected = null, wallStart = null;
   const zoom = window.PhotoZoom.create($("photo-wrap"), $("photo-zoom"));
 
@@ -204,7 +205,15 @@
     for (const d of doubts) {
       const li = el("li", { class: "doubt", title: "select it on the photo to correct it" });
       li.append(el("strong", {}, "Check: "), d.sentence);
-      li.addEventListener("click", () => { if (view && view.state.marks.some((m) => m.id === d.id)) selectPiece(d.id); });
+      li.addEventListener("click", () => {
+        const mark = view && view.state.marks.find((m) => m.id === d.id);
+        if (!mark) return;
+        selectPiece(d.id);
+        // Shown where it is, near enough to see it: the page scrolls to the photo on a phone.
+        const [w, h] = view.state.image_size;
+        zoom.focus(mark.px[0] / w, mark.px[1] / h, FOCUS_SCALE);
+        $("photo-wrap").scrollIntoView({ block: "nearest", behavior: "smooth" });
+      });
       list.append(li);
     }
     const rows = warnings.map(warningRow);

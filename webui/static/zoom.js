@@ -50,6 +50,15 @@ window.PhotoZoom = (() => {
 
     function whole() { k = 1; cx = 0.5; cy = 0.5; touched = false; apply(); }
 
+    function focus(x, y, least) {
+      // The image point (shares of its width and height) in the middle, zoomed in to `least` at least.
+      k = Math.max(k, least);
+      cx = x;
+      cy = y;
+      touched = true;
+      apply();
+    }
+
     wrap.addEventListener("wheel", (e) => {
       e.preventDefault();
       zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
@@ -97,7 +106,7 @@ window.PhotoZoom = (() => {
     window.addEventListener("resize", apply);
 
     return {
-      frame, whole,
+      frame, whole, focus,
       zoomIn: () => { const r = wrap.getBoundingClientRect(); zoomAt(1.5, r.left + r.width / 2, r.top + r.height / 2); },
       zoomOut: () => { const r = wrap.getBoundingClientRect(); zoomAt(1 / 1.5, r.left + r.width / 2, r.top + r.height / 2); },
       get scale() { return k; },
