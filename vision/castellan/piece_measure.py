@@ -157,13 +157,13 @@ def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: 
         return f"found {len(blobs)} grey pieces"
     sight = Sight(view, region, look, start)
     tower_planes = look.carve_heights(start.tower_height, TOWER_TOP_SHARE)
-    tower_solid = carve(view, classes.grey, tower_planes, region)
+    carved = CarvedTowers.of(carve(view, classes.grey, tower_planes, region), tower_planes)
     problems = []
     # In a tilted photo a tower's leaning top lengthens it as much as a short wall: each piece is tried as
     # the tower, and the one that is round (as wide across its lean as its narrower side) is kept.
     for index, tower in enumerate(blobs[:3]):
         short, long_ = sorted((b for i, b in enumerate(blobs[:3]) if i != index), key=lambda b: b.length)
-        found = _as_tower(sight, CarvedTowers(tower_solid, tower_planes), tower, short, long_)
+        found = _as_tower(sight, carved, tower, short, long_)
         if isinstance(found, GreyMeasure):
             return found
         problems.append(found)
@@ -183,10 +183,15 @@ class Sight:
 
 @dataclass(frozen=True)
 class CarvedTowers:
-    """The grey carved on planes up a tower's height (a tower stands whole in it), and those planes."""
+    """The grey carved on planes up a tower's height (a tower stands whole in it), labelled in its connected
+    parts (once, for every piece tried as the tower), and those planes."""
 
-    solid: np.ndarray
+    labels: np.ndarray
     planes: list[float]
+
+    @classmethod
+    def of(cls, solid: np.ndarray, planes: list[float]) -> CarvedTowers:
+        return cls(cv2.connectedComponents(solid.astype(np.uint8), connectivity=8)[1], planes)
 
 
 def _as_tower(sight: Sight, carved: CarvedTowers, tower: Blob, short: Blob, long_: Blob) -> GreyMeasure | str:
@@ -240,8 +245,9 @@ def _blobs(solid: np.ndarray, region: Region, min_area_mm2: float) -> list[Blob]
         ys, xs = np.nonzero(labels == label)
         points = np.column_stack([xs, ys]).astype(np.float32)
         (_, _), (w, h), angle = cv2.minAreaRect(points)
-        length = _body_length(points, angle if w >= h else angle + 90.0, MAX_GAP_MM * px) / px
-        turn = math.radians(angle if w >= h else angle + 90.0)
+        along_deg = angle if w >= h else angle + 90.0  # the longer side's direction
+        length = _body_length(points, along_deg, MAX_GAP_MM * px) / px
+        turn = math.radians(along_deg)
         blobs.append(Blob(float(length), float(area_mm2 / length), (min(w, h) + 1) / px, centres[label],
                           np.array([math.cos(turn), math.sin(turn)])))
     return sorted(blobs, key=lambda b: -_area(b))
@@ -267,8 +273,7 @@ def _tower_size(sight: Sight, carved: CarvedTowers, tower: Blob) -> tuple[float,
     it is (its height does not widen it that way); along the lean, it reaches its diameter and its height
     times the lean per mm of height further, less what the planes leave out (the lowest adds that much in
     front of it, the highest takes that much off its top)."""
-    region, planes = sight.region, carved.planes
-    count, labels = cv2.connectedComponents(carved.solid.astype(np.uint8), connectivity=8)
+    region, planes, labels = sight.region, carved.planes, carved.labels
     x, y = (int(round(v)) for v in tower.centre)
     if not (0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]) or labels[y, x] == 0:
         return None

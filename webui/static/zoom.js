@@ -6,6 +6,7 @@ window.PhotoZoom = (() => {
   const MAX_SCALE = 8;
   const DRAG_PX = 6; // a pointer moved further than this pans; less is a tap
   const MARGIN = 0.12; // around the castle, in shares of its size
+  const BUTTON_STEP = 1.5; // how much the + and − buttons zoom
 
   function create(wrap, layer) {
     // The view: scale k and the image point (0–1 of its width and height) at the middle of the frame.
@@ -36,6 +37,11 @@ window.PhotoZoom = (() => {
       cx = px - (sx - 0.5) / k;
       cy = py - (sy - 0.5) / k;
       apply();
+    }
+
+    function zoomAtMiddle(factor) {
+      const r = wrap.getBoundingClientRect();
+      zoomAt(factor, r.left + r.width / 2, r.top + r.height / 2);
     }
 
     function frame(box) {
@@ -107,8 +113,8 @@ window.PhotoZoom = (() => {
 
     return {
       frame, whole, focus,
-      zoomIn: () => { const r = wrap.getBoundingClientRect(); zoomAt(1.5, r.left + r.width / 2, r.top + r.height / 2); },
-      zoomOut: () => { const r = wrap.getBoundingClientRect(); zoomAt(1 / 1.5, r.left + r.width / 2, r.top + r.height / 2); },
+      zoomIn: () => zoomAtMiddle(BUTTON_STEP),
+      zoomOut: () => zoomAtMiddle(1 / BUTTON_STEP),
       get scale() { return k; },
       get touched() { return touched; },
     };
