@@ -238,7 +238,10 @@ class CastellanReader:
                 spent += (time.perf_counter() - start) * 1000
         if best is not first:  # read once more as the first was: with the keeps' shadows
             start = time.perf_counter()
-            best = self._read_through(image, focal_35mm, best.card, 0, dict(timings), best.look,
+            # A first reading too poor to fit the lens to (too few walls, or misread ones) left the card's
+            # lens; the look kept may read enough of the castle to fit it.
+            refit = int(self.lens is None and best.card.focal_source not in ("castle", "assumed"))
+            best = self._read_through(image, focal_35mm, best.card, refit, dict(timings), best.look,
                                       raw_classes=best.raw_classes, view=best.view)
             spent += (time.perf_counter() - start) * 1000
         if spent:
