@@ -29,6 +29,7 @@ MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to
 BRIGHTER_SLACK_BINS = 1  # the table a bin darker than a pixel (0.65 stop: light fall-off) still counts
 SHADE_DRIFT_BINS = 2  # chromaticity bins a table colour may drift in deep shade
 MAX_GREY_SATURATION = 0.2
+GREY_TABLE_LIKENESS = 8.0  # a colour this much likelier table than not is no grey plastic (`grey_mask`)
 # Grey pieces on a pale table of their own colour are about a stop darker than it; the shade between
 # walls is about half a stop (seed 1818, photo-014: 1.0 and 0.54).
 DEEP_SHADE_STOPS = 0.5
@@ -267,7 +268,7 @@ def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
     return (brighter | darker) & (feats.saturation < MAX_GREY_SATURATION)
 
 
-def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = 8.0,
+def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = GREY_TABLE_LIKENESS,
               max_saturation: float = MAX_GREY_SATURATION, dark_sides: bool = False) -> np.ndarray:
     """Grey plastic: unsaturated (below `max_saturation`), not too dark, and a colour the table around the
     card does not have. `dark_sides`: down to DARKEST_GREY, allowing the darker pixels the chroma their

@@ -19,8 +19,10 @@ import numpy as np
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.local_contrast import distinct_from_table
+from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
+    GREY_TABLE_LIKENESS,
     MAX_GREY_SATURATION,
     MIN_GREY_VALUE,
     MIN_KEEP_SATURATION,
@@ -62,7 +64,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                     shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
                     window: tuple[int, int, int, int] | None = None,
                     grey_saturation: float = MAX_GREY_SATURATION, dark_sides: bool = False,
-                    keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
+                    keeps: dict[str, np.ndarray] | None = None, own_tint: bool = False) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -77,7 +79,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     photo read again where its castle is already known). `grey_saturation`: the most saturated grey plastic
     is taken to look (the card's white balance is that of the light falling on it; a wall's side lit by
     another, a lamp and a window, comes out tinted). `keeps`: the keep colours' masks of the photo (as
-    taken), when classified already with the same `ink_level` (they do not depend on how grey is seen)."""
+    taken), when classified already with the same `ink_level` (they do not depend on how grey is seen).
+    `own_tint`: grey is seen in the photo balanced on the plastic's own tint (`plastic_tint`), not the card's."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).
@@ -89,10 +92,11 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
     if shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
-    by_colour = grey_mask(feats, table_like, max_saturation=grey_saturation, dark_sides=dark_sides)
+    grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) if own_tint else feats
+    by_colour = grey_mask(grey_feats, table_like, max_saturation=grey_saturation, dark_sides=dark_sides)
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
-    by_step = stands_out(feats, table_hue, light, window,
+    by_step = stands_out(grey_feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
@@ -102,6 +106,19 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in
                                       _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()})
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int], feats: ColourFeatures,
+                     table_like: np.ndarray, ink_level: np.ndarray | None) -> ColourFeatures:
+    """The colour features of the photo's `window` balanced on its plastic's own tint (`plastic_tint`), or
+    `feats` as they are where the tint cannot be told."""
+    x0, y0, x1, y1 = window
+    normalised = view.normalised(source[y0:y1, x0:x1])
+    corners = view.card.table_to_image(card_outline_mm()) - [x0, y0]
+    tint = plastic_tint(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS, corners)
+    if tint is None:
+        return feats
+    return colour_features(balanced_on(normalised, tint), ink_level)
 
 
 def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_per_pixel: float

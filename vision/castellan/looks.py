@@ -34,6 +34,14 @@ class Look:
     lower_shares: tuple[float, ...] = (0.25, 0.5)
     grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
     dark_sides: bool = False  # grey plastic's darkest sides, tinted by the shade's light, too (`grey_mask`)
+    own_tint: bool = False  # grey seen in the photo balanced on the plastic's own tint (`plastic_tint`)
+
+    @property
+    def sees_more_grey(self) -> bool:
+        """Whether this look takes some pixels for grey plastic that the usual look does not (deep shade,
+        a more saturated grey, darker sides): where the usual look saw no castle, these may."""
+        return (self.deep_shade_is_plastic or self.grey_saturation > MAX_GREY_SATURATION or self.dark_sides
+                or self.own_tint)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
         """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
@@ -59,7 +67,8 @@ LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("deep shade taken for plastic", deep_shade_is_plastic=True),
          Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True),
          Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION),
-         Look("dark sides taken for plastic", dark_sides=True))
+         Look("dark sides taken for plastic", dark_sides=True),
+         Look("grey of the plastic's own tint", own_tint=True))
 
 
 def misfits(reading: PhotoReading, report: Report | None) -> int:

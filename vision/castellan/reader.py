@@ -206,10 +206,11 @@ class CastellanReader:
         best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
-        # hide the castle): the looks that see more grey than it (deep shade as plastic) see the
-        # whole photo, and any castle beats none. The others see less grey: on an empty table they would
-        # only cost time. More pieces left off the castle than it has towers: the castle read is a
-        # fragment of a bigger one, so the other looks see the whole photo too.
+        # hide the castle): the looks that see more grey than it (deep shade as plastic, a more saturated
+        # grey: grey plastic tinted beyond the usual look's) see the whole photo, and any castle beats
+        # none. The others see less grey: on an empty table they would only cost time. More pieces left off
+        # the castle than it has towers: the castle read is a fragment of a bigger one, so the other looks
+        # see the whole photo too.
         lost = first.board is None or not first.towers
         whole = lost or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
@@ -218,7 +219,7 @@ class CastellanReader:
         for look in LOOKS[1:]:
             if not broken or (window is None and not whole):
                 break
-            if lost and not look.deep_shade_is_plastic:
+            if lost and not look.sees_more_grey:
                 continue
             start = time.perf_counter()
             self._say(f"reading again with the colours seen another way ({look.name})")
@@ -291,7 +292,7 @@ class CastellanReader:
                                               shadows_are_table=look.shadows_are_table,
                                               deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
                                               grey_saturation=look.grey_saturation, dark_sides=look.dark_sides,
-                                              keeps=keeps)
+                                              keeps=keeps, own_tint=look.own_tint)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
