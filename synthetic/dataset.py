@@ -21,7 +21,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.scoring.castellan.simulator import GameSimulator, simulate_game
 from tablesight.synthetic.hands import SKIN_TONES, draw_arm
 from tablesight.synthetic.render import render
-from tablesight.synthetic.scene import Scene, random_scene
+from tablesight.synthetic.scene import USUAL_GREY, PlasticGrey, Scene, random_scene
 
 MAX_SAMPLE_QUALITY = 80  # keeps the repository light
 
@@ -72,16 +72,17 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
 
 
 def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,
-                    profile: PieceProfile = NOMINAL_PROFILE) -> list[Path]:
+                    profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY) -> list[Path]:
     """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
-    `profile`: the box the castles are built of (sizes and heights; another box than the nominal one)."""
+    `profile`: the box the castles are built of (sizes and heights; another box than the nominal one);
+    `grey`: the greys its plastic is drawn from."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         board, boxes = pick_board(seed + i, profile)
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
-        scene = random_scene(board, seed + i, profile)
+        scene = random_scene(board, seed + i, profile, grey=grey)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -189,7 +190,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, metavar="P.json",
                         help="a piece profile (as `tablesight calibrate pieces` writes): photos of another box's "
                              "pieces (the video keeps the nominal box)")
+    parser.add_argument("--plastic-grey", type=float, nargs=2, default=(100.0, 185.0), metavar=("LOW", "HIGH"),
+                        help="the grey levels (0-255) the plastic is drawn between (default 100 185)")
+    parser.add_argument("--plastic-tint", type=float, default=5.0, metavar="LEVELS",
+                        help="how far each colour channel of the plastic may be off its grey (default 5)")
     args = parser.parse_args(argv)
+    low, high = args.plastic_grey
+    if not 0 <= low <= high <= 255 or not 0 <= args.plastic_tint <= min(low, 255 - high):
+        parser.error("--plastic-grey is two levels 0 <= LOW <= HIGH <= 255, and --plastic-tint keeps them in 0-255")
     if not 0.0 <= args.forgotten_claims <= 1.0:
         parser.error("--forgotten-claims is a share between 0 and 1")
     try:
@@ -197,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         GameSimulator(0, dims=profile.dimensions)  # refuses a box whose long wall is not two short and a tower
     except (PieceProfileError, ValueError) as exc:
         parser.error(str(exc))
-    photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile)
+    photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile,
+                             PlasticGrey(low, high, args.plastic_tint))
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

@@ -72,9 +72,22 @@ def keep_colour(rng: np.random.Generator, colour: str) -> tuple[float, float, fl
     return _hsv_to_bgr(rng.uniform(lo, hi), rng.uniform(0.6, 0.95), rng.uniform(0.55, 0.95))
 
 
-def grey_colour(rng: np.random.Generator) -> tuple[float, float, float]:
-    level = rng.uniform(100, 185)
-    tint = rng.uniform(-5, 5, 3)
+@dataclass(frozen=True)
+class PlasticGrey:
+    """The grey of a box's plastic (BGR levels before the light): between `low` and `high`, each channel
+    off by up to `tint` (a greenish or mauve grey)."""
+
+    low: float = 100.0
+    high: float = 185.0
+    tint: float = 5.0
+
+
+USUAL_GREY = PlasticGrey()
+
+
+def grey_colour(rng: np.random.Generator, grey: PlasticGrey = USUAL_GREY) -> tuple[float, float, float]:
+    level = rng.uniform(grey.low, grey.high)
+    tint = rng.uniform(-grey.tint, grey.tint, 3)
     return tuple(float(level + t) for t in tint)
 
 
@@ -238,8 +251,9 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
-                 image_size: tuple[int, int] | None = None) -> Scene:
-    """A full random scene around `board` (in simulator coordinates), reproducible from `seed`."""
+                 image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY) -> Scene:
+    """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
+    greys the plastic is drawn from."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -267,6 +281,6 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
         "occluded_card": bool(occlude_card),
         "cropped_card": bool(crop_card),
     }
-    return Scene(seed, placed, keep_angles, profile, grey_colour(rng), colours, clutter, pose, lighting,
+    return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
                  float(rng.uniform(12, 45)), effects)
