@@ -58,6 +58,16 @@ def test_walls_whose_sides_face_away_from_the_sun_are_read_from_their_dark_sides
     assert counts["short"]["tp"] + counts["long"]["tp"] >= 48
 
 
+def test_a_box_of_tinted_grey_plastic_is_read():
+    """Mauve-grey plastic on a dark table (generated with `--plastic-grey 60 110 --plastic-tint 15`, seed
+    5151, photo-002): in card units the plastic is 0.3 saturated, beyond any grey the usual looks take, and
+    the photo was read as an empty table. Balanced on the plastic's own tint, it reads all 32 towers."""
+    counts, reading = _read_against_truth(HERE / "data" / "tinted-grey.jpg")
+    assert reading.look.own_tint
+    assert counts["tower"]["tp"] >= 30 and counts["tower"]["fp"] <= 2
+    assert counts["short"]["tp"] + counts["long"]["tp"] >= 50
+
+
 def test_a_castle_the_cards_focal_length_carves_apart_is_still_found():
     """Grey pieces on a pale table at 16° tilt (seed 7300, photo-024). The card puts the focal length at
     0.8 of the true one; through it, seen the usual way, the castle is carved apart (one stray tower). The
