@@ -39,7 +39,8 @@ class Look:
     @property
     def sees_more_grey(self) -> bool:
         """Whether this look takes some pixels for grey plastic that the usual look does not (deep shade,
-        a more saturated grey, darker sides): where the usual look saw no castle, these may."""
+        a more saturated grey, darker sides, grey of the plastic's own tint): where the usual look saw no
+        castle, these may."""
         return (self.deep_shade_is_plastic or self.grey_saturation > MAX_GREY_SATURATION or self.dark_sides
                 or self.own_tint)
 
