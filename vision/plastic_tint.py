@@ -14,8 +14,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tablesight.vision.segmentation import MIN_GREY_VALUE
+
 MAX_CANDIDATE_SATURATION = 0.4  # a tinted grey at most; keeps are more saturated (their colours are not grey)
-MIN_CANDIDATE_VALUE = 0.07  # card units: darker pixels' chromaticity is mostly noise
 MIN_CANDIDATE_PIXELS = 400  # fewer pixels unlike the table say nothing of the plastic's tint
 NEAR_CHROMA = 0.04  # pixels within this of the first estimate (r, g, b shares) refine it
 CARD_MARGIN_PX = 8  # the card's sheet and its blurred edge are left out
@@ -28,7 +29,7 @@ def plastic_tint(normalised: np.ndarray, saturation: np.ndarray, value: np.ndarr
     `saturation`, `value`: its colour features; `unlike_table`: where its colours are not the table's;
     `card_corners_px`: the card sheet's corners in the same pixels, left out (its white and black are
     neutral whatever the plastic)."""
-    candidates = unlike_table & (saturation < MAX_CANDIDATE_SATURATION) & (value > MIN_CANDIDATE_VALUE)
+    candidates = unlike_table & (saturation < MAX_CANDIDATE_SATURATION) & (value > MIN_GREY_VALUE)
     if card_corners_px is not None:
         sheet = np.zeros(candidates.shape, np.uint8)
         cv2.fillConvexPoly(sheet, np.round(card_corners_px).astype(np.int32), 1)
