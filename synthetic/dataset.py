@@ -72,17 +72,18 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
 
 
 def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,
-                    profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY) -> list[Path]:
+                    profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY,
+                    piece_shadows: bool = False) -> list[Path]:
     """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
     `profile`: the box the castles are built of (sizes and heights; another box than the nominal one);
-    `grey`: the greys its plastic is drawn from."""
+    `grey`: the greys its plastic is drawn from; `piece_shadows`: pieces shadow one another."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         board, boxes = pick_board(seed + i, profile)
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
-        scene = random_scene(board, seed + i, profile, grey=grey)
+        scene = random_scene(board, seed + i, profile, grey=grey, piece_shadows=piece_shadows)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -194,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the grey levels (0-255) the plastic is drawn between (default 100 185)")
     parser.add_argument("--plastic-tint", type=float, default=5.0, metavar="LEVELS",
                         help="how far each colour channel of the plastic may be off its grey (default 5)")
+    parser.add_argument("--piece-shadows", action="store_true",
+                        help="pieces shadow one another and darken at their feet, as a path tracer draws them "
+                             "(the same scenes otherwise; slower)")
     args = parser.parse_args(argv)
     low, high = args.plastic_grey
     if not 0 <= low <= high <= 255 or not 0 <= args.plastic_tint <= min(low, 255 - high):
@@ -206,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     except (PieceProfileError, ValueError) as exc:
         parser.error(str(exc))
     photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile,
-                             PlasticGrey(low, high, args.plastic_tint))
+                             PlasticGrey(low, high, args.plastic_tint), args.piece_shadows)
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

@@ -12,14 +12,19 @@ import numpy as np
 
 from tablesight.synthetic.lighting import Lighting
 from tablesight.synthetic.meshes import Mesh
+from tablesight.synthetic.shadow_map import ShadowMap
 
 SUBPIXEL_BITS = 4
 NEAR_MM = 10.0
+# Contact occlusion (with a shadow map): the ambient light reaching a piece's foot, as a share of its top's,
+# and the height over which it recovers.
+FOOT_AMBIENT, FOOT_HEIGHT_MM = 0.55, 8.0
 
 
 class Rasterizer:
     def __init__(self, matrix: np.ndarray, rotation: np.ndarray, translation: np.ndarray,
-                 size: tuple[int, int], background: np.ndarray) -> None:
+                 size: tuple[int, int], background: np.ndarray, shadows: ShadowMap | None = None) -> None:
+        """`shadows`: the pieces' shadows on one another (and their feet darkened), or flat faces."""
         self.k = matrix
         self.k_inv = np.linalg.inv(matrix)
         self.r, self.t = rotation, translation.reshape(3)
@@ -27,6 +32,7 @@ class Rasterizer:
         self.image = background.astype(np.float32).copy()
         self.inv_depth = np.zeros(size[::-1], np.float32)  # 0: the table, infinitely far behind pieces
         self.camera_centre = -self.r.T @ self.t
+        self.shadows = shadows
 
     def draw(self, mesh: Mesh, lighting: Lighting) -> None:
         for face, colour, normal in zip(mesh.faces, mesh.colours, mesh.normals, strict=True):
@@ -61,4 +67,23 @@ class Rasterizer:
             return
         colour = lighting.shade(albedo, normal, face.mean(axis=0), self.camera_centre, shininess)
         region[win] = inv_z[win]
+        if self.shadows is not None:
+            points = self._table_points(us[win], vs[win], inv_z[win])
+            colour = self._shadowed(colour, albedo, normal, points, lighting)
         self.image[y0:y1, x0:x1][win] = colour
+
+    def _table_points(self, us: np.ndarray, vs: np.ndarray, inv_z: np.ndarray) -> np.ndarray:
+        """The table-frame points (N, 3) seen at these pixels at these inverse depths."""
+        rays = np.column_stack([us, vs, np.ones_like(us)]) @ self.k_inv.T
+        return (rays / inv_z[:, None] - self.t) @ self.r
+
+    def _shadowed(self, colour: np.ndarray, albedo, normal: np.ndarray, points: np.ndarray,
+                  lighting: Lighting) -> np.ndarray:
+        """Per-pixel colours: the key light taken where other pieces block it, and the ambient near the
+        table (a piece's foot sees less of the room)."""
+        lit = self.shadows.lit(points, normal)
+        key = np.asarray(colour) - np.asarray(albedo) * lighting.ambient * lighting.colour
+        height = np.clip(-points[:, 2] / FOOT_HEIGHT_MM, 0.0, 1.0)
+        ambient = lighting.ambient * (FOOT_AMBIENT + (1 - FOOT_AMBIENT) * height)
+        blocked = 1 - lighting.shadow_strength * (1 - lit)
+        return (np.asarray(albedo) * lighting.colour * ambient[:, None] + key * blocked[:, None]).astype(np.float32)

@@ -13,9 +13,13 @@ from tablesight.synthetic import effects, meshes
 from tablesight.synthetic.lighting import shadow_outline
 from tablesight.synthetic.rasterizer import Rasterizer
 from tablesight.synthetic.scene import Scene
+from tablesight.synthetic.shadow_map import ShadowMap
 from tablesight.synthetic.table import table_texture
 
 MAX_TEXTURE_SIDE = 3600
+# With the pieces' shadows on one another: the ambient light the table loses at a piece's foot, and how far
+# (mm) that reaches out.
+FOOT_SHADE, FOOT_SHADE_MM = 0.5, 4.0
 
 
 def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
@@ -80,6 +84,18 @@ def _shadow_mask(scene: Scene, piece_meshes: list[meshes.Mesh], plane_to_image: 
     return cv2.GaussianBlur(shadow, (0, 0), sigma)
 
 
+def _foot_mask(piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray, size: tuple[int, int],
+               px_per_mm: float) -> np.ndarray:
+    """How near (1 under a piece, fading over FOOT_SHADE_MM) each image pixel's table point is to a piece's
+    foot: the ambient light the pieces hide from the table around them."""
+    feet = np.zeros(size[::-1], np.float32)
+    for mesh in piece_meshes:
+        hull = cv2.convexHull(mesh.vertices()[:, :2].astype(np.float32)).reshape(-1, 1, 2).astype(np.float64)
+        img = cv2.perspectiveTransform(hull, plane_to_image).reshape(-1, 2)
+        cv2.fillConvexPoly(feet, np.round(img * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    return cv2.GaussianBlur(feet, (0, 0), max(0.5, FOOT_SHADE_MM * px_per_mm))
+
+
 def _scale_near_scene(scene: Scene) -> float:
     """Image pixels per table millimetre around the card (for sizing the shadow blur)."""
     pts = scene.pose.project(np.array([[0.0, 0.0], [100.0, 0.0]]))
@@ -118,10 +134,15 @@ def render(scene: Scene) -> np.ndarray:
     scale_px_per_mm = _scale_near_scene(scene) * ss
     shadow = _shadow_mask(scene, piece_meshes, plane, size, scale_px_per_mm)
     light = scene.lighting
-    background = albedo * (light.ambient + light.table_light * (1 - light.shadow_strength * shadow))[..., None]
+    ambient = light.ambient
+    shadows = None
+    if scene.piece_shadows:
+        ambient = light.ambient * (1 - FOOT_SHADE * _foot_mask(piece_meshes, plane, size, scale_px_per_mm))
+        shadows = ShadowMap(piece_meshes, light.direction, light.shadow_blur_mm)
+    background = albedo * (ambient + light.table_light * (1 - light.shadow_strength * shadow))[..., None]
     background = background * light.colour[None, None, :]
 
-    raster = Rasterizer(matrix, rotation, scene.pose.tvec, (w * ss, h * ss), background)
+    raster = Rasterizer(matrix, rotation, scene.pose.tvec, (w * ss, h * ss), background, shadows)
     for mesh in piece_meshes:
         raster.draw(mesh, scene.lighting)
     image = raster.image

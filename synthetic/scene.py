@@ -54,9 +54,11 @@ class Scene:
     paper: float
     ink: float
     effects: dict = field(default_factory=dict)
+    piece_shadows: bool = False  # pieces shadow one another and darken at their feet (as a path tracer draws)
 
     def describe(self) -> dict:
-        return {"seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
+        shading = {"piece_shadows": True} if self.piece_shadows else {}
+        return {**shading, "seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
                 "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
                 "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
                 **{k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.effects.items()}}
@@ -251,9 +253,11 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
-                 image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY) -> Scene:
+                 image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
+                 piece_shadows: bool = False) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
-    greys the plastic is drawn from."""
+    greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another (the same scene
+    otherwise)."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -283,4 +287,4 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
     }
     return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
-                 float(rng.uniform(12, 45)), effects)
+                 float(rng.uniform(12, 45)), effects, piece_shadows)
