@@ -19,6 +19,9 @@ from tablesight.calibration.card import board_object_points
 # of a square; one added to a card found in part must also have a cornerness (smaller eigenvalue of the
 # gradients around it) of at least this share of the found corners' median.
 MOVE_SLACK, PLANE_SLACK, MIN_CORNERNESS_SHARE = 0.15, 0.03, 0.3
+# Two corners of the card are a square apart: an added one nearer another than this share of a square is a
+# misplacing (a few corners in a line beside a card cut by the frame can place all the others on one spot).
+MIN_APART_SHARE = 0.5
 
 
 def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, square_px: float,
@@ -46,6 +49,7 @@ def completed_corners(grey: np.ndarray, pixels: np.ndarray, ids: np.ndarray, squ
     cornerness, origin = _cornerness_around(grey, np.vstack([pixels, refined]), window)
     found_level = float(np.median(_sampled(cornerness, pixels - origin)))
     held &= _sampled(cornerness, refined - origin) >= MIN_CORNERNESS_SHARE * found_level
+    held &= _apart(refined, pixels, held, MIN_APART_SHARE * square_px)
     if not held.any():
         return pixels, ids
     all_pixels = np.vstack([pixels, refined[held]])
@@ -88,6 +92,15 @@ def _cornerness_around(grey: np.ndarray, pixels: np.ndarray, window: int) -> tup
     x0, y0 = np.clip(np.floor(pixels.min(axis=0)).astype(int) - 2 * window, 0, [w, h])
     x1, y1 = np.clip(np.ceil(pixels.max(axis=0)).astype(int) + 2 * window + 1, 0, [w, h])
     return cv2.cornerMinEigenVal(grey[y0:y1, x0:x1], 2 * window + 1), np.array([x0, y0], float)
+
+
+def _apart(added: np.ndarray, found: np.ndarray, held: np.ndarray, distance: float) -> np.ndarray:
+    """Which added corners lie at least `distance` from every found corner and every other held added one."""
+    others = np.vstack([found, added[held]])
+    gaps = np.linalg.norm(added[:, None, :] - others[None, :, :], axis=2)
+    own = len(found) + np.cumsum(held) - 1  # each held added corner's own row among `others`
+    gaps[np.flatnonzero(held), own[held]] = np.inf
+    return gaps.min(axis=1) >= distance
 
 
 def _in_a_line(points: np.ndarray) -> bool:
