@@ -63,12 +63,7 @@ def _refined_by_castle(photo, detection):
     """The card detection the photo reader ends with (lens refined from the castle), at full size."""
     from tablesight.vision.castellan.reader import CastellanReader
 
-    reading = CastellanReader().read(photo.image, photo.focal_35mm, card=detection)
-    refined = reading.card or detection
-    h, w = photo.image.shape[:2]
-    if refined.pose.lens.image_size != (w, h):
-        refined = refined.scaled(w / refined.pose.lens.image_size[0], (w, h))
-    return refined
+    return CastellanReader().read(photo.image, photo.focal_35mm, card=detection).card or detection
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.card_detection import find_card
 from tablesight.cli import StatusLine, main
 
 PHOTOS = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos"
@@ -202,3 +204,23 @@ def test_the_reader_says_what_it_is_doing():
     photo = read_photo(EXACT_SAMPLE)
     CastellanReader(progress=said.append).read(photo.image, photo.focal_35mm)
     assert said[:2] == ["finding the reference card", "reading the pieces"]
+
+
+def test_a_big_photo_read_at_a_working_resolution_is_drawn_at_its_own(tmp_path, capsys):
+    """The photo-003 sample enlarged twice (its card at 3 px/mm) is read at a working resolution: its
+    report's focal length and its overlay are the photo's own (the overlay was drawn at the working size,
+    in the photo's top-left corner)."""
+    big = cv2.resize(cv2.imread(str(EXACT_SAMPLE)), None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    photo, out = tmp_path / "big.jpg", tmp_path / "overlay.png"
+    cv2.imwrite(str(photo), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert main(["score", str(photo), "--json", "--annotate", str(out)]) == 0
+    card = json.loads(capsys.readouterr().out)["reading"]["card"]
+    found = find_card(big)
+    assert card["focal_px"] == pytest.approx(found.pose.lens.focal, rel=0.1)
+    outline = card_outline_mm()
+    edges = np.concatenate([np.linspace(a, b, 40) for a, b in zip(outline, np.roll(outline, -1, axis=0), strict=True)])
+    pixels = np.round(found.pose.project(edges)).astype(int)
+    overlay = cv2.imread(str(out))
+    drawn = np.abs(overlay.astype(int) - big.astype(int)).sum(axis=2) > 60
+    near = np.array([drawn[y - 3:y + 4, x - 3:x + 4].any() for x, y in pixels])
+    assert near.mean() > 0.9  # the card's outline is drawn around the card

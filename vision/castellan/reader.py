@@ -108,7 +108,14 @@ class CastellanReader:
         fit leaves little for a second round, unless it moved the focal length far from the card's)
         through the lens fitted to the card and that reading's castle. A reading that breaks the rules
         is more likely a misreading than an illegal castle: while the best reading so far breaks some,
-        the photo is read again with its colours seen another way (LOOKS; see `_looked_again`)."""
+        the photo is read again with its colours seen another way (LOOKS; see `_looked_again`).
+        A big photo is read at a working resolution (its `view`); the reading's card is the photo's own,
+        at its size, as the overlay draws it and a next frame's reading reuses it."""
+        reading = self._read(image, focal_35mm, card, refinements)
+        return _card_at_photo_size(reading, image.shape)
+
+    def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
+              refinements: int) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             image, grain = quietened(image)  # grain moves the card's corners too (its focal length 12 % off)
@@ -734,6 +741,15 @@ def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndar
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (small.shape[1], small.shape[0])
     return small, card.scaled(size[0] / image.shape[1], size)
+
+
+def _card_at_photo_size(reading: PhotoReading, shape: tuple[int, ...]) -> PhotoReading:
+    """The reading with its card (found in the photo, read at a working resolution) at the photo's size."""
+    h, w = shape[:2]
+    card = reading.card
+    if card is not None and card.pose.lens.image_size != (w, h):
+        reading.card = card.scaled(w / card.pose.lens.image_size[0], (w, h))
+    return reading
 
 
 def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
