@@ -73,17 +73,18 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
 
 def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,
                     profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY,
-                    piece_shadows: bool = False) -> list[Path]:
+                    piece_shadows: bool = False, image_size: tuple[int, int] | None = None) -> list[Path]:
     """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
     `profile`: the box the castles are built of (sizes and heights; another box than the nominal one);
-    `grey`: the greys its plastic is drawn from; `piece_shadows`: pieces shadow one another."""
+    `grey`: the greys its plastic is drawn from; `piece_shadows`: pieces shadow one another; `image_size`:
+    every photo this size (width, height), as a phone's 12 MP, its card never cut by the frame."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         board, boxes = pick_board(seed + i, profile)
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
-        scene = random_scene(board, seed + i, profile, grey=grey, piece_shadows=piece_shadows)
+        scene = random_scene(board, seed + i, profile, image_size, grey, piece_shadows)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -198,7 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--piece-shadows", action="store_true",
                         help="pieces shadow one another and darken at their feet, as a path tracer draws them "
                              "(the same scenes otherwise; slower)")
+    parser.add_argument("--image-size", type=int, nargs=2, metavar=("WIDTH", "HEIGHT"),
+                        help="every photo this size, as a phone's 4000 3000 (default: sizes of 1 to 4 MP, bigger "
+                             "where the card would be too small to read)")
     args = parser.parse_args(argv)
+    if args.image_size and not all(64 <= side <= 12000 for side in args.image_size):
+        parser.error("--image-size is a width and a height of 64 to 12000 pixels")
     low, high = args.plastic_grey
     if not 0 <= low <= high <= 255 or not 0 <= args.plastic_tint <= min(low, 255 - high):
         parser.error("--plastic-grey is two levels 0 <= LOW <= HIGH <= 255, and --plastic-tint keeps them in 0-255")
@@ -210,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     except (PieceProfileError, ValueError) as exc:
         parser.error(str(exc))
     photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile,
-                             PlasticGrey(low, high, args.plastic_tint), args.piece_shadows)
+                             PlasticGrey(low, high, args.plastic_tint), args.piece_shadows,
+                             tuple(args.image_size) if args.image_size else None)
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)
