@@ -64,3 +64,17 @@ def test_castles_of_another_box_are_built_to_its_spans():
     towers = board.tower_map()
     spans = {w.kind: np.hypot(*np.subtract(*board.wall_endpoints(w, towers))) for w in board.walls if w.is_closed}
     assert spans["short"] == pytest.approx(74.0) and spans["long"] == pytest.approx(148.0)
+
+
+def test_the_dataset_renders_photos_at_the_size_asked_and_refuses_a_size_it_cannot(tmp_path, capsys):
+    import cv2
+
+    from tablesight.synthetic.dataset import main
+
+    assert main(["--out", str(tmp_path / "set"), "--count", "1", "--seed", "5500", "--no-video",
+                 "--image-size", "640", "480", "--piece-shadows"]) == 0
+    photo = cv2.imread(str(tmp_path / "set" / "photos" / "photo-000.jpg"))
+    assert photo.shape[:2] == (480, 640)
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "bad"), "--count", "1", "--image-size", "10", "480"])
+    assert "--image-size" in capsys.readouterr().err and not (tmp_path / "bad").exists()
