@@ -230,7 +230,7 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
-    extent = _blob_extent(labels, region, centre, u, _lean_lane(centre, u, others, profile.dimensions.keep_side))
+    extent = _blob_extent(labels, region, centre, u, others, profile.dimensions.keep_side)
     if extent is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
@@ -401,10 +401,12 @@ class BlobExtent:
 
 
 def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray,
-                 lane: tuple[float, float] = (-np.inf, np.inf)) -> BlobExtent | None:
+                 others: list[np.ndarray] = (), side: float = 0.0) -> BlobExtent | None:
     """The extent along `u` and across it of the keep-coloured blob on the table plane that holds the
-    keep's centre (`labels`: the blobs of the keep's colour on the table plane, labelled), within `lane`
-    (mm along `u` behind and ahead of the centre; see `_lean_lane`)."""
+    keep's centre (`labels`: the blobs of the keep's colour on the table plane, labelled), within the lane
+    the colour's other keeps (`others`, centres in mm; `side`: a keep's) leave it where their colour runs
+    into its blob (see `_lean_lane`). A keep whose colour stays apart takes nothing off: a double keep is
+    carved up to a span beyond its base, and a lane drawn from that centre cut its base off."""
     cx, cy = region.to_pixels(centre).astype(int)
     h, w = labels.shape
     if not (0 <= cx < w and 0 <= cy < h):
@@ -416,6 +418,8 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         if not found.size:
             return None
         label = int(np.bincount(found).argmax())
+    joined = [other for other in others if _label_at(labels, region, other) == label]
+    lane = _lean_lane(centre, u, joined, side)
     r = int(KEEP_WINDOW_MM * region.px_per_mm)  # a keep and its lean fit well inside this window
     y0, x0 = max(0, cy - r), max(0, cx - r)
     blob = (labels[y0:cy + r, x0:cx + r] == label).astype(np.uint8)
@@ -428,6 +432,13 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), None, None)
     return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), float(np.ptp(length)),
                       float(np.ptp(width)))
+
+
+def _label_at(labels: np.ndarray, region: Region, point: np.ndarray) -> int:
+    """The blob label at a table point (mm), 0 outside the region."""
+    x, y = region.to_pixels(point).astype(int)
+    h, w = labels.shape
+    return int(labels[y, x]) if 0 <= x < w and 0 <= y < h else 0
 
 
 def _blob_coordinates(blob: np.ndarray, origin: tuple[int, int], region: Region, centre: np.ndarray,
