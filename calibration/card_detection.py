@@ -579,6 +579,10 @@ VIRTUAL_ORIGIN_MM = 0.0  # a stand-in's table frame: the table straight below th
 # at least this share of the pixels must be such; a lamp or a camera's balance shifts a share by at most this.
 CAST_MIN_LEVEL, CAST_MAX_SATURATION, CAST_TABLE_DISTANCE = 40.0, 0.35, 0.03
 CAST_MIN_SHARE, CAST_MAX_SHIFT, CAST_BINS = 0.003, 0.1, 100
+# Where no piece stands apart from the table in chromaticity (grey plastic lit by a warm lamp on a cloth of
+# the lamp's hue), the brightest pixels (this percentile) are taken for white, if they are brighter than
+# the photo's median by this factor (the plastic's lit tops; a pale table is its own brightest part).
+CAST_BRIGHT_PERCENTILE, CAST_BRIGHT_FACTOR = 99.0, 1.5
 
 
 def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None) -> CardDetection:
@@ -614,8 +618,24 @@ def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
     table = _commonest(chroma)
     candidates = (saturation < CAST_MAX_SATURATION) & (np.linalg.norm(chroma - table, axis=1) > CAST_TABLE_DISTANCE)
     if candidates.sum() < CAST_MIN_SHARE * len(pixels):
+        return _brightest_cast(pixels, chroma)
+    return _as_cast(_commonest(chroma[candidates]))
+
+
+def _brightest_cast(pixels: np.ndarray, chroma: np.ndarray) -> np.ndarray:
+    """The cast of the photo's brightest pixels (as `grey_pieces_cast`), where they stand out brighter than
+    the photo's median (CAST_BRIGHT_FACTOR); no cast otherwise."""
+    level = pixels.sum(axis=1)
+    bright = level >= np.percentile(level, CAST_BRIGHT_PERCENTILE)
+    if np.median(level[bright]) < CAST_BRIGHT_FACTOR * np.median(level):
         return np.ones(3)
-    g, r = _commonest(chroma[candidates])
+    return _as_cast(_commonest(chroma[bright]))
+
+
+def _as_cast(chromaticity: np.ndarray) -> np.ndarray:
+    """A (g, r) chromaticity as a cast (BGR, brightest channel 1), or no cast (1, 1, 1) beyond what a lamp
+    or a camera's white balance gives."""
+    g, r = chromaticity
     cast = np.array([1.0 - g - r, g, r])
     if np.abs(cast - 1 / 3).max() > CAST_MAX_SHIFT:
         return np.ones(3)

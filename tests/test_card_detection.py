@@ -252,3 +252,21 @@ def test_a_photo_without_the_card_is_balanced_on_its_grey_pieces():
     # Grey pieces already neutral: no cast; no pieces at all (an empty table): no cast either.
     assert np.allclose(grey_pieces_cast(np.vstack([table, keeps, pixels([170, 170, 170], 700)])), 1, atol=0.03)
     assert np.array_equal(grey_pieces_cast(np.vstack([table, keeps])), np.ones(3))
+
+
+def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_on_its_brightest_pixels():
+    """A warm lamp over a cloth of its own hue (fresh 5353-028, its card out of frame): the grey plastic's
+    lit tops have the table's chromaticity, only brighter; they are taken for white. A pale table, its own
+    brightest part, gives no cast."""
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    rng = np.random.default_rng(8)
+
+    def pixels(colour, count, spread=2.0):
+        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+
+    table, plastic = pixels([73, 84, 116], 9000), pixels([127, 147, 207], 300)
+    found = grey_pieces_cast(np.vstack([table, plastic]))
+    assert np.allclose(found, np.array([127, 147, 207]) / 207, atol=0.03)
+    pale = pixels([200, 215, 230], 9000)
+    assert np.array_equal(grey_pieces_cast(np.vstack([pale, pixels([205, 220, 235], 300)])), np.ones(3))
