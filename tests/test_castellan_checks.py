@@ -50,3 +50,11 @@ def test_a_nearly_level_courtyard_edge_is_tested_quietly_and_right():
         warnings.simplefilter("error")
         inside = points_in_polygon(np.array([[50.0, 50.0], [150.0, 50.0], [50.0, -1.0]]), polygon)
     assert inside.tolist() == [True, False, False]
+
+
+def test_too_many_pieces_stands_at_the_castles_middle_not_at_the_cards_corner():
+    from tablesight.scoring.castellan.report import score_board
+
+    towers = [Tower(f"t{i}", 500.0 + 10 * (i % 10), 300.0 + 10 * (i // 10)) for i in range(70)]
+    warning = next(w for w in score_board(Board(towers=towers)).warnings if w.code == "too-many-pieces")
+    assert abs(warning.where[0] - 545.0) < 1e-6 and abs(warning.where[1] - 330.0) < 1e-6

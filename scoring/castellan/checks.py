@@ -234,6 +234,9 @@ def _piece_limits(board: Board, boxes: int | None) -> list[RuleWarning]:
         "short_walls": sum(w.kind == "short" for w in board.walls),
         "long_walls": sum(w.kind == "long" for w in board.walls),
     }
+    # The count is the whole castle's: the warning stands at its middle (not at the card's corner).
+    n = len(board.towers)
+    middle = (sum(t.x for t in board.towers) / n, sum(t.y for t in board.towers) / n) if n else (0.0, 0.0)
     found = []
     for name, count in counts.items():
         limit = BOX_CONTENTS[name] * boxes
@@ -241,5 +244,5 @@ def _piece_limits(board: Board, boxes: int | None) -> list[RuleWarning]:
             found.append(RuleWarning("too-many-pieces", None,
                                  f"{count} {name.replace('_', ' ')} on the table, "
                                  f"but {boxes} box(es) hold only {limit}",
-                                 (0.0, 0.0)))
+                                 middle))
     return found
