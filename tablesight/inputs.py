@@ -6,6 +6,7 @@ import io
 import json
 import warnings
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from tablesight.errors import UnreadableInput
 
 MAX_BOARD_BYTES = 10 * 1024 * 1024  # a 1,000-tower board is about 150 kB
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
 
 
 def read_bytes(path: Path, limit: int, what: str) -> bytes:
@@ -71,8 +72,21 @@ class Photo:
     greyscale: bool = False
 
 
+@cache
+def _heif_readable() -> bool:
+    """HEIC/HEIF photos (an iPhone's own format) are read through pillow-heif's Pillow plugin, registered
+    once; False where it is not installed."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:
+        return False
+    register_heif_opener()  # libheif turns the photo upright itself and resets its EXIF orientation
+    return True
+
+
 def decode_photo(data: bytes, name: str) -> Photo:
-    """Decode image bytes (JPEG, PNG, …) into an upright BGR photo, or raise UnreadableInput."""
+    """Decode image bytes (JPEG, PNG, HEIC, …) into an upright BGR photo, or raise UnreadableInput."""
+    _heif_readable()
     Image.MAX_IMAGE_PIXELS = MAX_PHOTO_PIXELS
     try:
         with warnings.catch_warnings():
@@ -90,7 +104,7 @@ def decode_photo(data: bytes, name: str) -> Photo:
         if "exceeds limit" in str(exc) or "decompression bomb" in str(exc).lower():
             limit = MAX_PHOTO_PIXELS // 1_000_000
             raise UnreadableInput(f"{name} is too large to read ({limit} MP at most).") from None
-        raise UnreadableInput(f"{name} is not an image tablesight can read (JPEG or PNG).") from None
+        raise UnreadableInput(f"{name} is not an image tablesight can read (JPEG, PNG or HEIC).") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise UnreadableInput(f"{name} cannot be decoded ({exc}); is the file complete?") from None
     return Photo(_to_bgr(img), focal, original, greyscale)

@@ -224,3 +224,23 @@ def test_a_big_photo_read_at_a_working_resolution_is_drawn_at_its_own(tmp_path, 
     drawn = np.abs(overlay.astype(int) - big.astype(int)).sum(axis=2) > 60
     near = np.array([drawn[y - 3:y + 4, x - 3:x + 4].any() for x, y in pixels])
     assert near.mean() > 0.9  # the card's outline is drawn around the card
+
+
+def test_an_iphones_heic_photo_is_read_upright(tmp_path):
+    """HEIC, an iPhone's own format (through pillow-heif), its EXIF orientation honoured: the sample
+    stored sideways with orientation 6 ("turn 90° clockwise") decodes as the JPEG turned upright."""
+    from pillow_heif import register_heif_opener
+
+    from tablesight.inputs import read_photo
+
+    register_heif_opener()  # to write the test photo (tablesight registers it to read)
+
+    original = Image.open(EXACT_SAMPLE)
+    exif = original.getexif()
+    exif[0x0112] = 6
+    path = tmp_path / "iphone.heic"
+    original.save(path, quality=95, exif=exif.tobytes())
+    photo = read_photo(path)
+    upright = cv2.rotate(cv2.imread(str(EXACT_SAMPLE)), cv2.ROTATE_90_CLOCKWISE)
+    assert photo.image.shape == upright.shape
+    assert np.abs(photo.image.astype(int) - upright.astype(int)).mean() < 6

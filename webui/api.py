@@ -68,7 +68,7 @@ def upload_photo(game_id: str):
     if upload is None:
         abort(400, "no photo in the request: choose a photo first")
     if upload.mimetype not in IMAGE_TYPES:
-        abort(415, f"{upload.mimetype} is not a photo: send a JPEG or PNG")
+        abort(415, f"{upload.mimetype} is not a photo: send a JPEG, PNG or HEIC")
     data = upload.read()
     if not data:
         abort(400, "the photo is empty")
