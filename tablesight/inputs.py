@@ -45,7 +45,8 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UnreadableInput(f"{path} is not a text file; expected board JSON.") from None
+        raise UnreadableInput(f"{path} is not a text file: neither board JSON nor a photo tablesight can read "
+                             f"(JPEG, PNG or HEIC).") from None
     except json.JSONDecodeError as exc:
         raise UnreadableInput(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
