@@ -12,6 +12,7 @@ camera the two lengths hardly differ) the keep is marked uncertain, not guessed.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -401,7 +402,7 @@ class BlobExtent:
 
 
 def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray,
-                 others: list[np.ndarray] = (), side: float = 0.0) -> BlobExtent | None:
+                 others: Sequence[np.ndarray] = (), side: float = 0.0) -> BlobExtent | None:
     """The extent along `u` and across it of the keep-coloured blob on the table plane that holds the
     keep's centre (`labels`: the blobs of the keep's colour on the table plane, labelled), within the lane
     the colour's other keeps (`others`, centres in mm; `side`: a keep's) leave it where their colour runs

@@ -172,8 +172,10 @@ class CastellanReader:
         other = self._looked_again(best[0], focal_35mm, best[1], dict(timings))
         if self._coherence(other) <= first_score:
             return reading
+        # Both focal lengths at the photo's size (the other reading's card is at the working resolution).
+        focal = other.card.pose.lens.focal * card.pose.lens.image_size[0] / other.card.pose.lens.image_size[0]
         other.notes.append(f"no castle was seen through the focal length read from the card "
-                           f"({card.pose.lens.focal:.0f} px): read through {other.card.pose.lens.focal:.0f} px")
+                           f"({card.pose.lens.focal:.0f} px): read through {focal:.0f} px")
         return other
 
     def _or_without_card(self, image: np.ndarray, focal_35mm: float | None, reading: PhotoReading,
