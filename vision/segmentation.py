@@ -40,6 +40,10 @@ MIN_GREY_VALUE = 0.07  # card-normalised brightness below which a pixel's colour
 DARKEST_GREY = 0.03
 DARK_CHROMA = 0.015
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
+# Grey plastic on a faintly tinted table of its own brightness (a pale lavender board, fresh 5353-029: the
+# table 0.013 from grey in chromaticity, spread 0.002; the plastic's tops 0.003): nearer grey than the
+# table by this many of the table's spreads (`TableTint`), the spread taken as at least MIN_TINT_SPREAD.
+NEARER_GREY_SPREADS, MIN_TINT_SPREAD = 3.0, 0.002
 INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the camera's levels
 BINS = (40, 40, 10)
 SECTORS = 8
@@ -194,6 +198,40 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2, 
     likelihood = table.hue_likelihood(feats, shaded).astype(np.float32)
     size = 2 * reach_px + 1
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
+
+
+def chromaticity(normalised: np.ndarray) -> np.ndarray:
+    """Each pixel's r and g shares less a third (h, w, 2): (0, 0) is grey, whatever its brightness."""
+    n = _clipped(normalised)
+    total = cv2.max(n[..., 0] + n[..., 1] + n[..., 2], 1e-3)
+    return np.dstack([n[..., 2] / total - 1 / 3, n[..., 1] / total - 1 / 3])
+
+
+@dataclass(frozen=True)
+class TableTint:
+    """The table's chromaticity (see `chromaticity`) and its spread about it (grain, pattern, noise),
+    from the photo sampled about 160 times along its longer side: the table fills most of it."""
+
+    chroma: np.ndarray
+    sigma: float
+
+    @classmethod
+    def fit(cls, view: TableView, photo: np.ndarray) -> TableTint:
+        step = max(1, max(photo.shape[:2]) // 160)
+        normalised = view.normalised(photo[::step, ::step])
+        value = _clipped(normalised).mean(axis=2)
+        sample = chromaticity(normalised)[value > MIN_GREY_VALUE]
+        if not len(sample):
+            return cls(np.zeros(2), MIN_TINT_SPREAD)
+        centre = np.median(sample, axis=0)
+        spread = 1.4826 * float(np.median(np.linalg.norm(sample - centre, axis=1)))
+        return cls(centre, max(spread, MIN_TINT_SPREAD))
+
+    def nearer_grey(self, normalised: np.ndarray) -> np.ndarray:
+        """Pixels nearer grey in chromaticity than the table by NEARER_GREY_SPREADS of its spread: grey
+        plastic on a tinted table of its own brightness. None on a table grey itself."""
+        reach = float(np.linalg.norm(self.chroma)) - NEARER_GREY_SPREADS * self.sigma
+        return np.linalg.norm(chromaticity(normalised), axis=2) < reach
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from tablesight.vision.segmentation import (
     ColourFeatures,
     TableLight,
     TableModel,
+    TableTint,
     colour_features,
     grey_mask,
     in_keep_hue,
@@ -64,7 +65,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                     shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
                     window: tuple[int, int, int, int] | None = None,
                     grey_saturation: float = MAX_GREY_SATURATION, dark_sides: bool = False,
-                    keeps: dict[str, np.ndarray] | None = None, own_tint: bool = False) -> PixelClasses:
+                    keeps: dict[str, np.ndarray] | None = None, own_tint: bool = False,
+                    nearer_grey: bool = False) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
     Grey is grey plastic of a colour the table does not have, or grey that steps away from its
     surroundings more than the table's own texture does (a table of the pieces' own colour).
@@ -80,7 +82,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     is taken to look (the card's white balance is that of the light falling on it; a wall's side lit by
     another, a lamp and a window, comes out tinted). `keeps`: the keep colours' masks of the photo (as
     taken), when classified already with the same `ink_level` (they do not depend on how grey is seen).
-    `own_tint`: grey is seen in the photo balanced on the plastic's own tint (`plastic_tint`), not the card's."""
+    `own_tint`: grey is seen in the photo balanced on the plastic's own tint (`plastic_tint`), not the card's.
+    `nearer_grey`: grey is also what is nearer grey than a tinted table (`TableTint.nearer_grey`)."""
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).
@@ -94,6 +97,10 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         table_like = np.maximum(table_like, table_hue)
     grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) if own_tint else feats
     by_colour = grey_mask(grey_feats, table_like, max_saturation=grey_saturation, dark_sides=dark_sides)
+    if nearer_grey:
+        tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source))
+        by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
+                      & (feats.saturation < grey_saturation) & (feats.value > MIN_GREY_VALUE))
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
     by_step = stands_out(grey_feats, table_hue, light, window,

@@ -35,6 +35,7 @@ class Look:
     grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
     dark_sides: bool = False  # grey plastic's darkest sides, tinted by the shade's light, too (`grey_mask`)
     own_tint: bool = False  # grey seen in the photo balanced on the plastic's own tint (`plastic_tint`)
+    nearer_grey: bool = False  # ... or as what is nearer grey than a tinted table (`TableTint.nearer_grey`)
 
     @property
     def sees_more_grey(self) -> bool:
@@ -42,7 +43,7 @@ class Look:
         a more saturated grey, darker sides, grey of the plastic's own tint): where the usual look saw no
         castle, these may."""
         return (self.deep_shade_is_plastic or self.grey_saturation > MAX_GREY_SATURATION or self.dark_sides
-                or self.own_tint)
+                or self.own_tint or self.nearer_grey)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
         """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
@@ -68,13 +69,16 @@ MIXED_LIGHT_GREY_SATURATION = 0.3
 # its tops, stay a little off that tint, so it takes grey as saturated as the mixed-light look does (16
 # photos of plastic tinted ±15 at greys 60–110: tower recall 0.56 with neither, 0.76 with the tint alone,
 # 0.82 with both; the eight usual sets alike either way).
+# Pale grey plastic on a faintly tinted table of its brightness (lavender, cream) falls in the table's own
+# colour bin and steps nowhere from its light: the very last look takes what is nearer grey than the table.
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
          Look("deep shade taken for plastic", deep_shade_is_plastic=True),
          Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True),
          Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION),
          Look("dark sides taken for plastic", dark_sides=True),
-         Look("grey of the plastic's own tint", own_tint=True, grey_saturation=MIXED_LIGHT_GREY_SATURATION))
+         Look("grey of the plastic's own tint", own_tint=True, grey_saturation=MIXED_LIGHT_GREY_SATURATION),
+         Look("grey nearer grey than a tinted table", nearer_grey=True))
 
 
 def misfits(reading: PhotoReading, report: Report | None) -> int:

@@ -143,7 +143,7 @@ def _classes(view: TableView, look: Look) -> PixelClasses:
     table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
     return classify_pixels(view, table, ink_level=ink, shadows_are_table=look.shadows_are_table,
                            deep_shade_is_plastic=look.deep_shade_is_plastic, grey_saturation=look.grey_saturation,
-                           dark_sides=look.dark_sides, own_tint=look.own_tint)
+                           dark_sides=look.dark_sides, own_tint=look.own_tint, nearer_grey=look.nearer_grey)
 
 
 def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: Look, start: PieceProfile

@@ -301,7 +301,8 @@ class CastellanReader:
                                               shadows_are_table=look.shadows_are_table,
                                               deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
                                               grey_saturation=look.grey_saturation, dark_sides=look.dark_sides,
-                                              keeps=keeps, own_tint=look.own_tint)
+                                              keeps=keeps, own_tint=look.own_tint,
+                                              nearer_grey=look.nearer_grey)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
