@@ -229,7 +229,7 @@ class TableTint:
 
     def nearer_grey(self, normalised: np.ndarray) -> np.ndarray:
         """Pixels nearer grey in chromaticity than the table by NEARER_GREY_SPREADS of its spread: grey
-        plastic on a tinted table of its own brightness. None on a table grey itself."""
+        plastic on a tinted table of its own brightness; nothing on a table grey itself."""
         reach = float(np.linalg.norm(self.chroma)) - NEARER_GREY_SPREADS * self.sigma
         return np.linalg.norm(chromaticity(normalised), axis=2) < reach
 
