@@ -18,6 +18,7 @@ import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
@@ -60,30 +61,18 @@ class PixelClasses:
     keeps: dict[str, np.ndarray]
 
 
-def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None,
-                    outline_gap_mm: float = 8.0, ink_level: np.ndarray | None = None,
-                    shadows_are_table: bool = False, deep_shade_is_plastic: bool = False,
-                    window: tuple[int, int, int, int] | None = None,
-                    grey_saturation: float = MAX_GREY_SATURATION, dark_sides: bool = False,
-                    keeps: dict[str, np.ndarray] | None = None, own_tint: bool = False,
-                    nearer_grey: bool = False) -> PixelClasses:
-    """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image.
-    Grey is grey plastic of a colour the table does not have, or grey that steps away from its
-    surroundings more than the table's own texture does (a table of the pieces' own colour).
+def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None, look: Look = LOOKS[0],
+                    outline_gap_mm: float = 8.0, window: tuple[int, int, int, int] | None = None,
+                    keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
+    """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image, seen
+    through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` learnt with its
+    `camera_chroma`). Grey is grey plastic of a colour the table does not have, or grey that steps away from
+    its surroundings more than the table's own texture does (a table of the pieces' own colour).
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
-    `ink_level`: as for `colour_features`, with a `table` learnt the same way. `shadows_are_table`: any
-    colour the table takes in shade (darker, its chromaticity drifting) is table, not grey plastic —
-    cast shadows on a dark table no longer fatten the walls, but grey pieces darker than a grey table
-    are lost. `deep_shade_is_plastic`: the other way round, anything far darker than the table's light
-    (DEEP_SHADE_STOPS) is grey plastic whatever its colour — grey pieces on a pale table of their own
-    colour, otherwise taken for its shade, are seen, and so are the deepest shadows (the carving keeps
-    only what stands up). `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a
-    photo read again where its castle is already known). `grey_saturation`: the most saturated grey plastic
-    is taken to look (the card's white balance is that of the light falling on it; a wall's side lit by
-    another, a lamp and a window, comes out tinted). `keeps`: the keep colours' masks of the photo (as
-    taken), when classified already with the same `ink_level` (they do not depend on how grey is seen).
-    `own_tint`: grey is seen in the photo balanced on the plastic's own tint (`plastic_tint`), not the card's.
-    `nearer_grey`: grey is also what is nearer grey than a tinted table (`TableTint.nearer_grey`)."""
+    `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a photo read again
+    where its castle is already known). `keeps`: the keep colours' masks of the photo (as taken), when
+    classified already by a look of the same `camera_chroma` (they do not depend on how grey is seen)."""
+    ink_level = view.ink_level if look.camera_chroma else None
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).
@@ -92,19 +81,20 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                          lambda: colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level))
     mm_per_pixel = view.card.mm_per_pixel()
     table_like = table.likelihood(feats)
-    table_hue = table.hue_likelihood(feats, shaded=shadows_are_table)
-    if shadows_are_table:
+    table_hue = table.hue_likelihood(feats, shaded=look.shadows_are_table)
+    if look.shadows_are_table:
         table_like = np.maximum(table_like, table_hue)
-    grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) if own_tint else feats
-    by_colour = grey_mask(grey_feats, table_like, max_saturation=grey_saturation, dark_sides=dark_sides)
-    if nearer_grey:
+    grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) \
+        if look.own_tint else feats
+    by_colour = grey_mask(grey_feats, table_like, max_saturation=look.grey_saturation, dark_sides=look.dark_sides)
+    if look.nearer_grey:
         tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source))
         by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
-                      & (feats.saturation < grey_saturation) & (feats.value > MIN_GREY_VALUE))
+                      & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
     by_step = stands_out(grey_feats, table_hue, light, window,
-                         DEEP_SHADE_STOPS if deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
+                         DEEP_SHADE_STOPS if look.deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:

@@ -24,7 +24,15 @@ MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of i
 
 @dataclass(frozen=True)
 class Look:
-    """A way of seeing a photo's colours: each sees some tables better than the others do."""
+    """A way of seeing a photo's colours (`carving.classify_pixels`): each sees some tables better than the
+    others do. `shadows_are_table`: any colour the table takes in shade (darker, its chromaticity drifting)
+    is table, not grey plastic — cast shadows on a dark table no longer fatten the walls, but grey pieces
+    darker than a grey table are lost. `deep_shade_is_plastic`: the other way round, anything far darker
+    than the table's light (DEEP_SHADE_STOPS) is grey plastic whatever its colour — grey pieces on a pale
+    table of their own colour, otherwise taken for its shade, are seen, and so are the deepest shadows
+    (the carving keeps only what stands up). `grey_saturation`: the most saturated grey plastic is taken
+    to look (the card's white balance is that of the light falling on it; a wall's side lit by another,
+    a lamp and a window, comes out tinted)."""
 
     name: str
     camera_chroma: bool = False  # chromaticity part way back to the camera's own levels (`colour_features`)

@@ -141,9 +141,7 @@ def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> 
 def _classes(view: TableView, look: Look) -> PixelClasses:
     ink = view.ink_level if look.camera_chroma else None
     table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
-    return classify_pixels(view, table, ink_level=ink, shadows_are_table=look.shadows_are_table,
-                           deep_shade_is_plastic=look.deep_shade_is_plastic, grey_saturation=look.grey_saturation,
-                           dark_sides=look.dark_sides, own_tint=look.own_tint, nearer_grey=look.nearer_grey)
+    return classify_pixels(view, table, look=look)
 
 
 def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: Look, start: PieceProfile

@@ -297,12 +297,7 @@ class CastellanReader:
             if raw_classes is None:
                 ink = view.ink_level if look.camera_chroma else None
                 table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
-                raw_classes = classify_pixels(view, table, photo=image, ink_level=ink,
-                                              shadows_are_table=look.shadows_are_table,
-                                              deep_shade_is_plastic=look.deep_shade_is_plastic, window=window,
-                                              grey_saturation=look.grey_saturation, dark_sides=look.dark_sides,
-                                              keeps=keeps, own_tint=look.own_tint,
-                                              nearer_grey=look.nearer_grey)
+                raw_classes = classify_pixels(view, table, photo=image, look=look, window=window, keeps=keeps)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
