@@ -65,11 +65,12 @@ class Rasterizer:
         win = (mask > 0) & (inv_z > region)
         if not win.any():
             return
-        colour = lighting.shade(albedo, normal, face.mean(axis=0), self.camera_centre, shininess)
         region[win] = inv_z[win]
+        key_share = ambient_share = 1.0
         if self.shadows is not None:
-            points = self._table_points(us[win], vs[win], inv_z[win])
-            colour = self._shadowed(colour, albedo, normal, points, lighting)
+            key_share, ambient_share = self._light_shares(us[win], vs[win], inv_z[win], normal, lighting)
+        colour = lighting.shade(albedo, normal, face.mean(axis=0), self.camera_centre, shininess, key_share,
+                                ambient_share)
         self.image[y0:y1, x0:x1][win] = colour
 
     def _table_points(self, us: np.ndarray, vs: np.ndarray, inv_z: np.ndarray) -> np.ndarray:
@@ -77,13 +78,11 @@ class Rasterizer:
         rays = np.column_stack([us, vs, np.ones_like(us)]) @ self.k_inv.T
         return (rays / inv_z[:, None] - self.t) @ self.r
 
-    def _shadowed(self, colour: np.ndarray, albedo, normal: np.ndarray, points: np.ndarray,
-                  lighting: Lighting) -> np.ndarray:
-        """Per-pixel colours: the key light taken where other pieces block it, and the ambient near the
-        table (a piece's foot sees less of the room)."""
-        lit = self.shadows.lit(points, normal)
-        key = np.asarray(colour) - np.asarray(albedo) * lighting.ambient * lighting.colour
+    def _light_shares(self, us: np.ndarray, vs: np.ndarray, inv_z: np.ndarray, normal: np.ndarray,
+                      lighting: Lighting) -> tuple[np.ndarray, np.ndarray]:
+        """Per pixel of a face: the share of the key light other pieces leave it, and of the ambient light
+        (a piece's foot sees less of the room)."""
+        points = self._table_points(us, vs, inv_z)
+        key = 1 - lighting.shadow_strength * (1 - self.shadows.lit(points, normal))
         height = np.clip(-points[:, 2] / FOOT_HEIGHT_MM, 0.0, 1.0)
-        ambient = lighting.ambient * (FOOT_AMBIENT + (1 - FOOT_AMBIENT) * height)
-        blocked = 1 - lighting.shadow_strength * (1 - lit)
-        return (np.asarray(albedo) * lighting.colour * ambient[:, None] + key * blocked[:, None]).astype(np.float32)
+        return key, FOOT_AMBIENT + (1 - FOOT_AMBIENT) * height

@@ -73,27 +73,28 @@ def _sheet_albedo(scene: Scene, px_per_mm: float) -> np.ndarray:
 def _shadow_mask(scene: Scene, piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray,
                  size: tuple[int, int], px_per_mm: float) -> np.ndarray:
     """Where the key light is blocked on the table, in image pixels (soft-edged)."""
-    shadow = np.zeros(size[::-1], np.float32)
     light = scene.lighting
-    for mesh in piece_meshes:
-        pts = shadow_outline(mesh.vertices(), light.direction)
-        hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-        img = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float64), plane_to_image).reshape(-1, 2)
-        cv2.fillConvexPoly(shadow, np.round(img * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    sigma = max(0.5, light.shadow_blur_mm * px_per_mm / 2)
-    return cv2.GaussianBlur(shadow, (0, 0), sigma)
+    outlines = [shadow_outline(mesh.vertices(), light.direction) for mesh in piece_meshes]
+    return _blurred_outlines(outlines, plane_to_image, size, max(0.5, light.shadow_blur_mm * px_per_mm / 2))
 
 
 def _foot_mask(piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray, size: tuple[int, int],
                px_per_mm: float) -> np.ndarray:
     """How near (1 under a piece, fading over FOOT_SHADE_MM) each image pixel's table point is to a piece's
     foot: the ambient light the pieces hide from the table around them."""
-    feet = np.zeros(size[::-1], np.float32)
-    for mesh in piece_meshes:
-        hull = cv2.convexHull(mesh.vertices()[:, :2].astype(np.float32)).reshape(-1, 1, 2).astype(np.float64)
+    outlines = [mesh.vertices()[:, :2] for mesh in piece_meshes]
+    return _blurred_outlines(outlines, plane_to_image, size, max(0.5, FOOT_SHADE_MM * px_per_mm))
+
+
+def _blurred_outlines(outlines: list[np.ndarray], plane_to_image: np.ndarray, size: tuple[int, int],
+                      sigma_px: float) -> np.ndarray:
+    """1 inside each outline's convex hull (table mm points), drawn in image pixels and blurred by `sigma_px`."""
+    mask = np.zeros(size[::-1], np.float32)
+    for points in outlines:
+        hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 1, 2).astype(np.float64)
         img = cv2.perspectiveTransform(hull, plane_to_image).reshape(-1, 2)
-        cv2.fillConvexPoly(feet, np.round(img * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    return cv2.GaussianBlur(feet, (0, 0), max(0.5, FOOT_SHADE_MM * px_per_mm))
+        cv2.fillConvexPoly(mask, np.round(img * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    return cv2.GaussianBlur(mask, (0, 0), sigma_px)
 
 
 def _scale_near_scene(scene: Scene) -> float:
