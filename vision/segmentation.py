@@ -47,6 +47,7 @@ NEARER_GREY_SPREADS, MIN_TINT_SPREAD = 3.0, 0.002
 INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the camera's levels
 BINS = (40, 40, 10)
 SECTORS = 8
+TABLE_SAMPLES = 160  # the table's light and tint vary smoothly: the photo is sampled this often along its longer side
 # Histogram smoothing (in bins): chromaticity is steady, brightness varies with the light over the table
 # (lamp fall-off, vignetting: 0.9 bin is about 0.6 stop). Hues (at a brightness or brighter) a little more
 # tolerant of chromaticity.
@@ -200,6 +201,11 @@ def table_likeness(feats: ColourFeatures, table: TableModel, reach_px: int = 2, 
     return cv2.dilate(likelihood, np.ones((size, size), np.uint8))
 
 
+def sample_step(shape: tuple[int, ...]) -> int:
+    """Every how many pixels the photo is sampled for the table's smooth light and tint (TABLE_SAMPLES)."""
+    return max(1, max(shape[:2]) // TABLE_SAMPLES)
+
+
 def chromaticity(normalised: np.ndarray) -> np.ndarray:
     """Each pixel's r and g shares less a third (h, w, 2): (0, 0) is grey, whatever its brightness."""
     n = _clipped(normalised)
@@ -210,14 +216,14 @@ def chromaticity(normalised: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class TableTint:
     """The table's chromaticity (see `chromaticity`) and its spread about it (grain, pattern, noise),
-    from the photo sampled about 160 times along its longer side: the table fills most of it."""
+    from the photo sampled (`sample_step`): the table fills most of it."""
 
     chroma: np.ndarray
     sigma: float
 
     @classmethod
     def fit(cls, view: TableView, photo: np.ndarray) -> TableTint:
-        step = max(1, max(photo.shape[:2]) // 160)
+        step = sample_step(photo.shape)
         normalised = view.normalised(photo[::step, ::step])
         value = _clipped(normalised).mean(axis=2)
         sample = chromaticity(normalised)[value > MIN_GREY_VALUE]
@@ -248,10 +254,10 @@ class TableLight:
 
     @classmethod
     def fit(cls, view: TableView, photo: np.ndarray) -> TableLight:
-        """From the photo's brightness in card units (`ColourFeatures.value`), sampled about 160 times
-        along its longer side (the light is smooth): however little of the photo is then classified."""
+        """From the photo's brightness in card units (`ColourFeatures.value`), sampled (`sample_step`: the
+        light is smooth): however little of the photo is then classified."""
         h, w = photo.shape[:2]
-        step = max(1, max(h, w) // 160)
+        step = sample_step(photo.shape)
         b, g, r = cv2.split(_clipped(view.normalised(photo[::step, ::step])))
         sample = np.log2(np.maximum(cv2.add(cv2.add(b, g), r) * (1.0 / 3.0), 1 / 64)).ravel()
         ys, xs = np.mgrid[0:h:step, 0:w:step]

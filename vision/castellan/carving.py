@@ -61,18 +61,29 @@ class PixelClasses:
     keeps: dict[str, np.ndarray]
 
 
+def table_seen_by(view: TableView, look: Look) -> TableModel:
+    """The table's colours learnt around the card as `look` sees them (once per view and kind of chroma)."""
+    ink = _ink_level(view, look)
+    return view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
+
+
+def _ink_level(view: TableView, look: Look) -> np.ndarray | None:
+    """The ink level the look's colour features take chromaticity part way back to (`colour_features`)."""
+    return view.ink_level if look.camera_chroma else None
+
+
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None, look: Look = LOOKS[0],
                     outline_gap_mm: float = 8.0, window: tuple[int, int, int, int] | None = None,
                     keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image, seen
-    through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` learnt with its
-    `camera_chroma`). Grey is grey plastic of a colour the table does not have, or grey that steps away from
+    through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` as `table_seen_by`
+    learns it). Grey is grey plastic of a colour the table does not have, or grey that steps away from
     its surroundings more than the table's own texture does (a table of the pieces' own colour).
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
     `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a photo read again
     where its castle is already known). `keeps`: the keep colours' masks of the photo (as taken), when
     classified already by a look of the same `camera_chroma` (they do not depend on how grey is seen)."""
-    ink_level = view.ink_level if look.camera_chroma else None
+    ink_level = _ink_level(view, look)
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).

@@ -26,9 +26,15 @@ import numpy as np
 
 from tablesight.calibration.card_detection import find_card
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
-from tablesight.vision.castellan.carving import PixelClasses, card_mask, carve, castle_region, classify_pixels
+from tablesight.vision.castellan.carving import (
+    PixelClasses,
+    card_mask,
+    carve,
+    castle_region,
+    classify_pixels,
+    table_seen_by,
+)
 from tablesight.vision.castellan.looks import LOOKS, TOWER_TOP_SHARE, WALL_TOP_SHARE, Look
-from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
 LAYOUT = "lay exactly one tower, one short wall and one long wall apart from each other beside the card"
@@ -139,9 +145,7 @@ def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> 
 
 
 def _classes(view: TableView, look: Look) -> PixelClasses:
-    ink = view.ink_level if look.camera_chroma else None
-    table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
-    return classify_pixels(view, table, look=look)
+    return classify_pixels(view, table_seen_by(view, look), look=look)
 
 
 def _grey_measure(view: TableView, classes: PixelClasses, region: Region, look: Look, start: PieceProfile

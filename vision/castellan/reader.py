@@ -26,6 +26,7 @@ from tablesight.vision.castellan.carving import (
     carve,
     castle_region,
     classify_pixels,
+    table_seen_by,
     undistorted_classes,
 )
 from tablesight.vision.castellan.castle_pose import castle_pose
@@ -215,11 +216,10 @@ class CastellanReader:
         best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
-        # hide the castle): the looks that see more grey than it (deep shade as plastic, a more saturated
-        # grey: grey plastic tinted beyond the usual look's) see the whole photo, and any castle beats
-        # none. The others see less grey: on an empty table they would only cost time. More pieces left off
-        # the castle than it has towers: the castle read is a fragment of a bigger one, so the other looks
-        # see the whole photo too.
+        # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
+        # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
+        # time. More pieces left off the castle than it has towers: the castle read is a fragment of a bigger
+        # one, so the other looks see the whole photo too.
         lost = first.board is None or not first.towers
         whole = lost or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
@@ -295,9 +295,8 @@ class CastellanReader:
         with _timed(timings, "segment"):
             view = view or TableView(image, card)
             if raw_classes is None:
-                ink = view.ink_level if look.camera_chroma else None
-                table = view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
-                raw_classes = classify_pixels(view, table, photo=image, look=look, window=window, keeps=keeps)
+                raw_classes = classify_pixels(view, table_seen_by(view, look), photo=image, look=look,
+                                              window=window, keeps=keeps)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
