@@ -46,12 +46,13 @@ MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken 
 NEARER_GREY_SPREADS, MIN_TINT_SPREAD = 3.0, 0.002
 INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the camera's levels
 BINS = (40, 40, 10)
+SHARE_BINS = 1.2  # chromaticity shares are binned from 0 to 1/1.2 (a colour's r or g share is rarely more)
 SECTORS = 8
 # A pixel of the table band lying between the chromaticities around it (BLEND_WINDOW px square), by more
 # than this share of their span and this many bins either way, where they span this many times their
 # typical span, is a blend of two colours and not learnt (`steady_colour`), if both are coloured: this far
 # from grey in chromaticity bins (about 0.08 of the shares). Eight sets and fresh 5656: scores 212 -> 217
-# of 320, keep errors 374 -> 360 (yellow keeps on an orange cloth with green lines, keeps on checks).
+# of 320, keep errors 374 -> 360 (keeps on an orange cloth with green lines, on two-coloured stripes).
 BLEND_WINDOW, BLEND_SHARE, MIN_BLEND_BINS, STEADY_SPREADS, MIN_COLOURED_BINS = 5, 0.25, 2.0, 3.0, 4.0
 TABLE_SAMPLES = 160  # the table's light and tint vary smoothly: the photo is sampled this often along its longer side
 # Histogram smoothing (in bins): chromaticity is steady, brightness varies with the light over the table
@@ -87,8 +88,8 @@ def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None)
         b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
         total = cv2.add(cv2.add(b, g), r)
     safe = cv2.max(total, 1e-3)
-    rb = np.clip(cv2.divide(r, safe) * (BINS[0] * 1.2), 0, BINS[0] - 1).astype(np.int32)
-    gb = np.clip(cv2.divide(g, safe) * (BINS[1] * 1.2), 0, BINS[1] - 1).astype(np.int32)
+    rb = np.clip(cv2.divide(r, safe) * (BINS[0] * SHARE_BINS), 0, BINS[0] - 1).astype(np.int32)
+    gb = np.clip(cv2.divide(g, safe) * (BINS[1] * SHARE_BINS), 0, BINS[1] - 1).astype(np.int32)
     vb = np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
     key = (rb * BINS[1] + gb) * BINS[2] + vb
     return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, key)
@@ -219,7 +220,7 @@ def _between_colours(point: np.ndarray, low: np.ndarray, high: np.ndarray) -> np
     falls = (cv2.blur(r * g, size) - cv2.blur(r, size) * cv2.blur(g, size) < 0)[..., None]
     ends = (np.where(falls, np.stack([low[..., 0], high[..., 1]], axis=-1), low),
             np.where(falls, np.stack([high[..., 0], low[..., 1]], axis=-1), high))
-    grey = np.float32(BINS[0] * 1.2 / 3)  # a third of the shares, in bins (see `colour_features`)
+    grey = np.float32(BINS[0] * SHARE_BINS / 3)  # a third of the shares, in bins
     return np.logical_and.reduce([np.linalg.norm(end - grey, axis=-1) > MIN_COLOURED_BINS for end in ends])
 
 
