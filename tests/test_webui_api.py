@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from werkzeug.datastructures import FileStorage
 
 from tablesight.webui import create_app
 
@@ -84,6 +85,25 @@ def test_photo_without_card_is_explained(client):
     game = _game(client)
     res = _post(client, f"/api/games/{game}/photo", data={"photo": (io.BytesIO(data.tobytes()), "x.png")})
     assert res.status_code == 422 and "reference card" in res.get_json()["error"]
+
+
+@pytest.mark.parametrize("label", ["image/heif", "image/heic"])
+def test_a_photo_labelled_heif_or_heic_is_read_by_its_content(client, label):
+    import cv2
+    import numpy as np
+
+    ok, data = cv2.imencode(".png", np.full((300, 400, 3), 128, np.uint8))
+    game = _game(client)
+    photo = FileStorage(io.BytesIO(data.tobytes()), "IMG_0001.HEIC", content_type=label)
+    res = _post(client, f"/api/games/{game}/photo", data={"photo": photo})
+    assert res.status_code == 422 and "reference card" in res.get_json()["error"]  # read, not refused (415)
+
+
+def test_a_file_that_says_it_is_not_a_photo_is_refused(client):
+    game = _game(client)
+    text = FileStorage(io.BytesIO(b"castle notes"), "notes.txt", content_type="text/plain")
+    res = _post(client, f"/api/games/{game}/photo", data={"photo": text})
+    assert res.status_code == 415 and "send a JPEG, PNG or HEIC" in res.get_json()["error"]
 
 
 def test_names_are_escaped_everywhere(client):

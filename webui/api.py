@@ -12,7 +12,8 @@ from tablesight.webui.games import GameError, apply_correction, ingest_photo, un
 bp = Blueprint("api", __name__, url_prefix="/api")
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
 SHA = re.compile(r"^[0-9a-f]{64}$")
-IMAGE_TYPES = {"image/jpeg", "image/png", "image/webp", "image/heic", "application/octet-stream", ""}
+# What browsers label photos as (an iPhone's HEIF photo is image/heic or image/heif); the content decides.
+IMAGE_TYPES = {"image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "application/octet-stream", ""}
 
 
 def _store():
