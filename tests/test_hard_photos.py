@@ -36,6 +36,16 @@ def test_green_keeps_on_green_felt_are_found():
     assert not any("from the card:" in note for note in reading.notes)  # the castle is beside the card
 
 
+def test_a_red_keep_on_a_red_and_green_check_is_read_where_the_castle_needs_it():
+    """Fresh seed 5757, photo 013: a red keep on the red squares of a red and green check (half the table
+    red). The table's colours take it in; it steps away from the check around it, as do squares of the
+    check seen between walls, so it is taken for a keep only where it claims a courtyard no keep read
+    claims. Before: missed, its courtyard left unclaimed and red's score short."""
+    counts, reading = _read_against_truth(HERE / "data" / "red-keep-on-a-red-check.jpg")
+    assert counts["keep"] == {"tp": 8, "fp": 0, "fn": 0}
+    assert any("keep at (32" in note and "of a colour the table has" in note for note in reading.notes)
+
+
 def test_a_castle_a_metre_from_a_small_card_is_read_through_a_lens_refined_twice():
     """A castle 1.1 m from a card 1/15 of the photo wide, whose focal length the card puts at 0.54 of the
     true one. The castle's walls take the lens 40 % of the way in one fit; fitted once more through the

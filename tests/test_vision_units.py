@@ -237,6 +237,30 @@ def test_a_keeps_shaded_sides_count_only_joined_to_its_lit_top():
     assert red[10:30, 10:30].all() and not red[30:45, 10:30].any()
 
 
+def test_keeps_of_a_colour_the_table_has_in_part_are_those_standing_apart_from_the_keeps_seen():
+    from tablesight.vision.segmentation import colour_features, keep_masks, keeps_standing_apart
+
+    image = np.full((60, 160, 3), 0.6, np.float32)  # a grey and red check, card-normalised
+    image[:, 100:] = (0.1, 0.1, 0.7)  # the check's red squares
+    image[20:42, 20:42] = (0.1, 0.15, 0.8)  # a red keep standing on a grey square, seen as usual
+    image[20:42, 42:46] = (0.1, 0.1, 0.7)  # the check's red right beside it
+    image[20:42, 120:142] = (0.1, 0.2, 0.85)  # a red keep on a red square: the table's colours take it in
+    feats = colour_features(image)
+    table_like = np.zeros(image.shape[:2], np.float32)
+    table_like[:, 100:] = 1.0  # the red squares are table ...
+    table_like[20:42, 42:46] = 1.0  # ... and so is the red beside the first keep
+    steps = np.zeros(image.shape[:2], bool)
+    steps[20:42, 120:142] = True  # the second keep steps away from the red around it
+    steps[20:42, 40:46] = True  # a step along the first keep's edge, into the red beside it
+    steps[50:54, 110:114] = True  # a speck of the check
+    masks = keep_masks(feats, table_like, table_like, min_lit_pixels=100)
+    apart = keeps_standing_apart(feats, masks, {"red": steps}, table_like, min_lit_pixels=100)["red"]
+    assert masks["red"][20:42, 20:42].all() and not masks["red"][20:42, 120:142].any()
+    assert apart[20:42, 120:142].all()  # the second keep, found only as standing apart
+    assert not apart[:, :100].any()  # nothing of (or beside) the keep seen as usual
+    assert not apart[50:54, 110:114].any()  # nor a speck
+
+
 def test_the_castle_is_the_thin_grey_not_a_bigger_broad_patch():
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import _castle_box

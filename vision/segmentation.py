@@ -22,7 +22,8 @@ from tablesight.vision.table_view import Region, TableView
 # (the samples soft: 15 -> 12, JPEG q25: 16 -> 13) and the samples as taken one double: not kept.
 KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}
 MIN_KEEP_SATURATION = 0.35
-TABLE_COLOUR_SHARE = 0.8  # a table (felt, a cloth) this much of one keep colour has that colour
+WHOLE_TABLE_COLOUR_SHARE = 0.8  # a table (felt, a cloth) this much of one keep colour is that colour
+TABLE_COLOUR_SHARE = 0.3  # ... and a table this much of it (a cloth's check) has that colour in part
 # (not a pattern of two colours, whose borders would step from the mean of both)
 MIN_LIT_KEEP_VALUE = 0.1  # card-normalised brightness of a keep's lit sides
 MIN_SHADED_KEEP_VALUE = 0.02  # ... and of its sides in its own shade, joined to a lit side
@@ -377,30 +378,79 @@ def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like:
     and only if unlike the table as it looks in shade (`shaded_table_like`: the walls' shadows), to a
     lit part of at least `min_lit_pixels` (a keep's top faces the light; specks of a table pattern
     do not make a keep out of the shadows they touch). `distinct`: for the keep colour the table itself
-    has (`table_keep_colour`: a green keep on green felt), where the photo steps away from the table
-    right around it (`local_contrast.distinct_from_table`): lit, though the table's colours take it in."""
-    saturated = feats.saturation > MIN_KEEP_SATURATION
-    lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE)
-    unlike_table = table_like < 0.5
-    shaded = saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5)
+    has all over (`table_keep_colour`: a green keep on green felt), where the photo steps away from the
+    table right around it (`local_contrast.distinct_from_table`): lit, though the table's colours take it
+    in."""
     masks = {}
     for colour in KEEP_HUES:
-        in_range = in_keep_hue(feats.hue, colour)
-        unlike = unlike_table | distinct[colour] if distinct and colour in distinct else unlike_table
-        lit_here = lit & in_range & unlike
-        masks[colour] = _joined((shaded & in_range) | lit_here, lit_here, min_lit_pixels)
+        lit, shaded = _keep_coloured(feats, colour, shaded_table_like)
+        unlike = table_like < 0.5
+        if distinct and colour in distinct:
+            unlike = unlike | distinct[colour]
+        masks[colour] = _joined(shaded | (lit & unlike), lit & unlike, min_lit_pixels)
     return masks
+
+
+def keeps_standing_apart(feats: ColourFeatures, masks: dict[str, np.ndarray], apart: dict[str, np.ndarray],
+                         shaded_table_like: np.ndarray, min_lit_pixels: int) -> dict[str, np.ndarray]:
+    """For keep colours the table has in part (`table_keep_colours`: red keeps on a red and green check), the
+    parts of the colour that step away from the table around them (`apart`: `distinct_from_table`) and stand
+    apart from the colour's keeps seen as usual (`masks`; their outlines stay as the table's colours left
+    them), with `min_lit_pixels` lit at least (a keep's top). A check's square seen between walls steps away
+    from the pattern around it too: these are weaker evidence than `keep_masks`."""
+    out = {}
+    for colour, steps in apart.items():
+        lit, shaded = _keep_coloured(feats, colour, shaded_table_like)
+        lit_apart = lit & steps
+        seen = masks[colour] > 0
+        seen = _anchored(seen, seen, min_lit_pixels)  # the keeps seen as usual, not specks
+        out[colour] = _apart_from(shaded | lit_apart, lit_apart, seen, min_lit_pixels)
+    return out
+
+
+def _keep_coloured(feats: ColourFeatures, colour: str, shaded_table_like: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels of a keep colour's hue lit as a keep's top is, and those in its own shade unlike the
+    table in shade (see `keep_masks`)."""
+    saturated = (feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(feats.hue, colour)
+    lit = saturated & (feats.value > MIN_LIT_KEEP_VALUE)
+    shaded = saturated & (feats.value > MIN_SHADED_KEEP_VALUE) & (shaded_table_like < 0.5)
+    return lit, shaded
+
+
+def _anchored(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:
+    """The parts of `weak` (8-connected) holding at least `min_strong` pixels of `strong`."""
+    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+    anchored = np.bincount(labels[strong], minlength=count) >= min_strong
+    anchored[0] = False
+    return anchored[labels]
+
+
+def _apart_from(weak: np.ndarray, strong: np.ndarray, other: np.ndarray, min_strong: int) -> np.ndarray:
+    """The parts of `weak` (8-connected; a superset of `strong`) holding at least `min_strong` pixels of
+    `strong` and no pixel of `other`."""
+    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+    anchored = np.bincount(labels[strong], minlength=count) >= min_strong
+    kept = anchored & (np.bincount(labels[other], minlength=count) == 0)
+    kept[0] = False
+    return kept[labels]
 
 
 def table_keep_colour(feats: ColourFeatures, table_like: np.ndarray) -> str | None:
     """The keep colour the table is, nearly all over (green felt), if any."""
+    colours = table_keep_colours(feats, table_like, WHOLE_TABLE_COLOUR_SHARE)
+    return colours[0] if colours else None
+
+
+def table_keep_colours(feats: ColourFeatures, table_like: np.ndarray, share: float = TABLE_COLOUR_SHARE
+                       ) -> list[str]:
+    """The keep colours the table has over `share` of it or more: green felt, or the red squares of a red
+    and green check."""
     table = table_like >= 0.5
     count = np.count_nonzero(table)
     saturated = table & (feats.saturation > MIN_KEEP_SATURATION)
-    for colour in KEEP_HUES:
-        if count and np.count_nonzero(saturated & in_keep_hue(feats.hue, colour)) > TABLE_COLOUR_SHARE * count:
-            return colour
-    return None
+    return [colour for colour in KEEP_HUES
+            if count and np.count_nonzero(saturated & in_keep_hue(feats.hue, colour)) > share * count]
 
 
 def in_keep_hue(hue: np.ndarray, colour: str) -> np.ndarray:

@@ -102,6 +102,11 @@ class TableView:
         """The card's ink in the camera's own levels, per channel (in card units the ink is 0)."""
         return -self.offset
 
+    @property
+    def photo(self) -> np.ndarray:
+        """The photo as taken (distorted by its lens)."""
+        return self._photo
+
     @cached_property
     def image(self) -> np.ndarray:
         """The photo as an ideal pinhole camera would record it (undistorted when first needed)."""

@@ -35,8 +35,10 @@ from tablesight.vision.segmentation import (
     grey_mask,
     in_keep_hue,
     keep_masks,
+    keeps_standing_apart,
     stands_out,
     table_keep_colour,
+    table_keep_colours,
     table_likeness,
 )
 from tablesight.vision.table_view import Region, TableView
@@ -51,6 +53,9 @@ MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong 
 # Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
 MAX_FILLED_HOLE_MM2 = 1000.0
 MIN_LIT_KEEP_MM2 = 100.0  # a keep's lit top is about 480 mm²: less is a speck, not a keep with shaded sides
+# A keep on a table of its colour in part is told by its step from the table around (`distinct_from_table`),
+# as is a corner of the pattern's square seen between walls: only most of a keep's top is taken for one.
+MIN_APART_KEEP_MM2 = 200.0
 
 
 @dataclass(frozen=True)
@@ -132,24 +137,49 @@ def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int
 def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_per_pixel: float
                 ) -> dict[str, np.ndarray]:
     """Each keep colour's pixels (see `keep_masks`). Keeps are tested against the table near each pixel: a
-    tablecloth's colour borders are table too."""
-    reach = max(1, int(round(1.5 / mm_per_pixel)))
-    keep_table_like = table_likeness(feats, table, reach)
-    return keep_masks(feats, keep_table_like, table_likeness(feats, table, reach, shaded=True),
-                      int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
-                      _keeps_of_table_colour(photo, feats, keep_table_like, mm_per_pixel))
+    tablecloth's colour borders are table too. For the keep colour the table is all over, the pixels of its
+    hue standing out from the table around them count too (`distinct_from_table`)."""
+    tables = _KeepTables(feats, table, mm_per_pixel)
+    whole = table_keep_colour(feats, tables.like)
+    return keep_masks(feats, tables.like, tables.shaded_like, int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
+                      {whole: tables.distinct(photo, whole)} if whole else None)
 
 
-def _keeps_of_table_colour(photo: np.ndarray, feats: ColourFeatures, table_like: np.ndarray,
-                           mm_per_pixel: float) -> dict[str, np.ndarray]:
-    """For the keep colour the table has, if any, the pixels of that hue standing out from the table
-    around them (see `keep_masks`)."""
-    colour = table_keep_colour(feats, table_like)
-    if colour is None:
-        return {}
-    of_hue = (feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(feats.hue, colour)
-    grey = feats.saturation < MAX_GREY_SATURATION
-    return {colour: distinct_from_table(photo, table_like >= 0.5, of_hue, grey, mm_per_pixel)}
+def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """For the keep colours a table has in part (the red of a red and green check), their pixels standing apart
+    from the table around them and from the keeps seen as usual (`keeps`: the photo's keep masks as taken),
+    in the view's undistorted image (`keeps_standing_apart`; uint8 masks, 255 = member). Weaker evidence
+    than the keep masks: worked out only where the rules ask for a keep, from the whole photo as taken."""
+    photo, ink_level = view.photo, _ink_level(view, look)
+    ink_key = None if ink_level is None else np.asarray(ink_level).tobytes()
+    window = (0, 0, photo.shape[1], photo.shape[0])
+    feats = view.derived(("features", id(photo), ink_key, window),
+                         lambda: colour_features(view.normalised(photo), ink_level))
+    mm_per_pixel = view.card.mm_per_pixel()
+    tables = _KeepTables(feats, table_seen_by(view, look), mm_per_pixel)
+    whole = table_keep_colour(feats, tables.like)
+    # A keep's top is one patch: its pixels told apart from the table are joined across the gaps between them.
+    steps = {colour: _closed(tables.distinct(photo, colour).astype(np.uint8), MERLON_GAP_MM / mm_per_pixel) > 0
+             for colour in table_keep_colours(feats, tables.like) if colour != whole}
+    apart = keeps_standing_apart(feats, {c: m > 0 for c, m in keeps.items()}, steps, tables.shaded_like,
+                                 int(MIN_APART_KEEP_MM2 / mm_per_pixel ** 2))
+    return {c: view.undistort(m.astype(np.uint8) * 255, nearest=True) for c, m in apart.items()}
+
+
+class _KeepTables:
+    """How like the table (and the table in shade) each pixel is, for keeps: tested against the table near each
+    pixel, and where a keep colour the table has steps away from the table around (`distinct_from_table`)."""
+
+    def __init__(self, feats: ColourFeatures, table: TableModel, mm_per_pixel: float) -> None:
+        reach = max(1, int(round(1.5 / mm_per_pixel)))
+        self.feats, self.mm_per_pixel = feats, mm_per_pixel
+        self.like = table_likeness(feats, table, reach)
+        self.shaded_like = table_likeness(feats, table, reach, shaded=True)
+
+    def distinct(self, photo: np.ndarray, colour: str) -> np.ndarray:
+        of_hue = (self.feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(self.feats.hue, colour)
+        grey = self.feats.saturation < MAX_GREY_SATURATION
+        return distinct_from_table(photo, self.like >= 0.5, of_hue, grey, self.mm_per_pixel)
 
 
 def _placed(part: PixelClasses, window: tuple[int, int, int, int], shape: tuple[int, int]) -> PixelClasses:

@@ -26,6 +26,7 @@ from tablesight.vision.castellan.carving import (
     carve,
     castle_region,
     classify_pixels,
+    keeps_apart,
     table_seen_by,
     undistorted_classes,
 )
@@ -133,6 +134,7 @@ class CastellanReader:
         if self.lens is None and card.seen and self._no_castle(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         self._towers_after_the_look(reading)
+        self._keeps_the_rules_need(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
@@ -491,6 +493,38 @@ class CastellanReader:
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
+            reading.board = self._board(reading)
+
+    def _keeps_the_rules_need(self, reading: PhotoReading) -> None:
+        """Keeps of a colour the table has in part, told only by their step from the pattern around them
+        (`keeps_apart`), each added where the board then breaks fewer rules (most often: it claims an
+        enclosed courtyard no keep read claims, C5) and named in the notes. Elsewhere such a patch is more
+        likely a square of the pattern seen between walls (beside another colour's keep, outside every
+        courtyard) than a keep. Only once the look is kept, and only while the board breaks rules."""
+        placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
+        if reading.board is None or reading.raw_classes is None or not placed:
+            return
+        broken = self._rules_broken(reading)
+        if not broken:
+            return
+        with _timed(reading.timings_ms, "keeps"):
+            apart = keeps_apart(reading.view, reading.look, reading.raw_classes.keeps)
+            if not apart:
+                return
+            planes = keep_planes(reading.view, PixelClasses(reading.classes.grey, apart), reading.region,
+                                 self.profile)
+            found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
+                                self.profile.dimensions.keep_side)
+            for keep in found:
+                reading.keeps.append(decide_doubles([keep])[0])
+                with_keep = self._rules_broken(reading)
+                if with_keep < broken:
+                    broken = with_keep
+                    reading.notes.append(f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the "
+                                         f"table has, was read where the castle needs it (without it the board "
+                                         f"breaks more rules) — check it")
+                else:
+                    reading.keeps.pop()
             reading.board = self._board(reading)
 
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
