@@ -136,3 +136,22 @@ def test_a_castle_a_cards_corner_places_poorly_is_read_by_its_own_walls():
     truth = _truth(photo)
     assert len(reading.board.towers) == len(truth.towers)
     assert sorted(w.kind for w in reading.board.walls) == sorted(w.kind for w in truth.walls)
+
+
+def test_a_look_seeing_the_photo_as_an_earlier_one_did_is_not_read_again(monkeypatch):
+    """Sample 002 is read again other ways; two of its looks see it exactly as an earlier look did (their
+    grey pixels the same): reading them again would give the same reading, so each is read once."""
+    read_with = []
+    original = CastellanReader._read_through
+
+    def recording(self, *args, **kwargs):
+        reading = original(self, *args, **kwargs)
+        if kwargs.get("keep_shadows") is False:  # the other looks (the one kept is read once more, with shadows)
+            read_with.append((reading.look.camera_chroma, reading.raw_classes.grey.tobytes()))
+        return reading
+
+    monkeypatch.setattr(CastellanReader, "_read_through", recording)
+    taken = read_photo(SAMPLES / "photo-002.jpg")
+    CastellanReader().read(taken.image, taken.focal_35mm)
+    assert len(read_with) >= 4  # the other looks were tried ...
+    assert len(set(read_with)) == len(read_with)  # ... each seeing the photo its own way

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -227,6 +228,7 @@ class CastellanReader:
         window = None if whole else self._castle_window(first, image.shape)
         if lost:
             broken = math.inf
+        seen: set[tuple[bool, bytes]] = set()  # the other looks' pixel classes so far (their grey, as a digest)
         for look in LOOKS[1:]:
             if not broken or (window is None and not whole):
                 break
@@ -237,10 +239,20 @@ class CastellanReader:
             # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once.
             same_keeps = first.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
             keeps = first.raw_classes.keeps if same_keeps else None
+            look_timings = dict(timings)
+            with _timed(look_timings, "segment"):
+                raw = classify_pixels(first.view, table_seen_by(first.view, look), photo=image, look=look,
+                                      window=window, keeps=keeps)
+            # A look seeing the photo as an earlier one did (on a table it changes nothing for) reads it alike.
+            seen_as = (look.camera_chroma, hashlib.sha1(raw.grey.tobytes()).digest())
+            if seen_as in seen:
+                spent += (time.perf_counter() - start) * 1000
+                continue
+            seen.add(seen_as)
             # Single or double hardly moves the rules a look is judged by: the keeps' shadows (~80 ms a
             # reading) are left for the look kept.
-            other = self._read_through(image, focal_35mm, first.card, int(lost), dict(timings), look,
-                                       view=first.view, window=window, keeps=keeps, keep_shadows=False)
+            other = self._read_through(image, focal_35mm, first.card, int(lost), look_timings, look,
+                                       raw_classes=raw, view=first.view, keep_shadows=False)
             other_report = self._report(other)
             other_broken = misfits(other, other_report)
             if other_broken < broken and keeps_the_pieces(other, other_report, first, first_report, first_broken):
