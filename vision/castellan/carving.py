@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -158,9 +159,12 @@ def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> di
     mm_per_pixel = view.card.mm_per_pixel()
     tables = _KeepTables(feats, table_seen_by(view, look), mm_per_pixel)
     whole = table_keep_colour(feats, tables.like)
+    in_part = [colour for colour in table_keep_colours(feats, tables.like) if colour != whole]
+    if not in_part:  # most tables
+        return {}
     # A keep's top is one patch: its pixels told apart from the table are joined across the gaps between them.
     steps = {colour: _closed(tables.distinct(photo, colour).astype(np.uint8), MERLON_GAP_MM / mm_per_pixel) > 0
-             for colour in table_keep_colours(feats, tables.like) if colour != whole}
+             for colour in in_part}
     apart = keeps_standing_apart(feats, {c: m > 0 for c, m in keeps.items()}, steps, tables.shaded_like,
                                  int(MIN_APART_KEEP_MM2 / mm_per_pixel ** 2))
     return {c: view.undistort(m.astype(np.uint8) * 255, nearest=True) for c, m in apart.items()}
@@ -171,10 +175,13 @@ class _KeepTables:
     pixel, and where a keep colour the table has steps away from the table around (`distinct_from_table`)."""
 
     def __init__(self, feats: ColourFeatures, table: TableModel, mm_per_pixel: float) -> None:
-        reach = max(1, int(round(1.5 / mm_per_pixel)))
-        self.feats, self.mm_per_pixel = feats, mm_per_pixel
-        self.like = table_likeness(feats, table, reach)
-        self.shaded_like = table_likeness(feats, table, reach, shaded=True)
+        self.feats, self.table, self.mm_per_pixel = feats, table, mm_per_pixel
+        self.reach = max(1, int(round(1.5 / mm_per_pixel)))
+        self.like = table_likeness(feats, table, self.reach)
+
+    @cached_property
+    def shaded_like(self) -> np.ndarray:
+        return table_likeness(self.feats, self.table, self.reach, shaded=True)
 
     def distinct(self, photo: np.ndarray, colour: str) -> np.ndarray:
         of_hue = (self.feats.saturation > MIN_KEEP_SATURATION) & in_keep_hue(self.feats.hue, colour)
