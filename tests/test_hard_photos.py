@@ -140,14 +140,16 @@ def test_a_castle_a_cards_corner_places_poorly_is_read_by_its_own_walls():
 
 def test_a_look_seeing_the_photo_as_an_earlier_one_did_is_not_read_again(monkeypatch):
     """Sample 002 is read again other ways; two of its looks see it exactly as an earlier look did (their
-    grey pixels the same): reading them again would give the same reading, so each is read once."""
+    grey pixels the same, carved on the same planes): reading them again would give the same reading, so each
+    is read once."""
     read_with = []
     original = CastellanReader._read_through
 
     def recording(self, *args, **kwargs):
         reading = original(self, *args, **kwargs)
         if kwargs.get("keep_shadows") is False:  # the other looks (the one kept is read once more, with shadows)
-            read_with.append((reading.look.camera_chroma, reading.raw_classes.grey.tobytes()))
+            look = reading.look
+            read_with.append((look.camera_chroma, look.lower_shares, reading.raw_classes.grey.tobytes()))
         return reading
 
     monkeypatch.setattr(CastellanReader, "_read_through", recording)

@@ -228,7 +228,7 @@ class CastellanReader:
         window = None if whole else self._castle_window(first, image.shape)
         if lost:
             broken = math.inf
-        seen: set[tuple[bool, bytes]] = set()  # the other looks' pixel classes so far (their grey, as a digest)
+        seen: set[tuple] = set()  # the other looks' ways of seeing so far (their grey as a digest, their planes)
         for look in LOOKS[1:]:
             if not broken or (window is None and not whole):
                 break
@@ -243,8 +243,9 @@ class CastellanReader:
             with _timed(look_timings, "segment"):
                 raw = classify_pixels(first.view, table_seen_by(first.view, look), photo=image, look=look,
                                       window=window, keeps=keeps)
-            # A look seeing the photo as an earlier one did (on a table it changes nothing for) reads it alike.
-            seen_as = (look.camera_chroma, hashlib.sha1(raw.grey.tobytes()).digest())
+            # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
+            # on the same planes reads it alike.
+            seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest())
             if seen_as in seen:
                 spent += (time.perf_counter() - start) * 1000
                 continue
