@@ -241,19 +241,19 @@ class CastellanReader:
             keeps = first.raw_classes.keeps if same_keeps else None
             look_timings = dict(timings)
             with _timed(look_timings, "segment"):
-                raw = classify_pixels(first.view, table_seen_by(first.view, look), photo=image, look=look,
-                                      window=window, keeps=keeps)
-            # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
-            # on the same planes reads it alike.
-            seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest())
-            if seen_as in seen:
-                spent += (time.perf_counter() - start) * 1000
-                continue
-            seen.add(seen_as)
+                raw = self._look_classes(image, first, look, window, keeps)
+            if raw is not None:
+                # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
+                # on the same planes reads it alike.
+                seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest())
+                if seen_as in seen:
+                    spent += (time.perf_counter() - start) * 1000
+                    continue
+                seen.add(seen_as)
             # Single or double hardly moves the rules a look is judged by: the keeps' shadows (~80 ms a
             # reading) are left for the look kept.
-            other = self._read_through(image, focal_35mm, first.card, int(lost), look_timings, look,
-                                       raw_classes=raw, view=first.view, keep_shadows=False)
+            other = self._read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
+                                       view=first.view, window=window, keeps=keeps, keep_shadows=False)
             other_report = self._report(other)
             other_broken = misfits(other, other_report)
             if other_broken < broken and keeps_the_pieces(other, other_report, first, first_report, first_broken):
@@ -279,6 +279,16 @@ class CastellanReader:
                               f"first reading broke (and the pieces it left off the castle) took {first_broken} "
                               f"misread piece(s) at least, this one's {broken}")
         return best
+
+    @staticmethod
+    def _look_classes(image: np.ndarray, first: PhotoReading, look: Look, window: tuple[int, int, int, int] | None,
+                      keeps: dict[str, np.ndarray] | None) -> PixelClasses | None:
+        """The photo's pixel classes (as taken) seen through `look` where the first reading's view is, in
+        `window` (see `classify_pixels`); None without a view."""
+        if first.view is None:
+            return None
+        return classify_pixels(first.view, table_seen_by(first.view, look), photo=image, look=look, window=window,
+                               keeps=keeps)
 
     def _castle_window(self, reading: PhotoReading, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         """The part of the photo (x0, y0, x1, y1 pixels, as taken) showing the reading's castle window
