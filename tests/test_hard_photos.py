@@ -36,12 +36,12 @@ def test_green_keeps_on_green_felt_are_found():
     assert not any("from the card:" in note for note in reading.notes)  # the castle is beside the card
 
 
-def test_a_red_keep_on_a_red_and_green_check_is_read_where_the_castle_needs_it():
-    """Fresh seed 5757, photo 013: a red keep on the red squares of a red and green check (half the table
-    red). The table's colours take it in; it steps away from the check around it, as do squares of the
-    check seen between walls, so it is taken for a keep only where it claims a courtyard no keep read
+def test_a_red_keep_on_a_red_and_green_striped_cloth_is_read_where_the_castle_needs_it():
+    """Fresh seed 5757, photo 013: a red keep on the red stripes of a red and green cloth (half the table
+    red). The table's colours take it in; it steps away from the pattern around it, as do patches of the
+    pattern seen between walls, so it is taken for a keep only where it claims a courtyard no keep read
     claims. Before: missed, its courtyard left unclaimed and red's score short."""
-    counts, reading = _read_against_truth(HERE / "data" / "red-keep-on-a-red-check.jpg")
+    counts, reading = _read_against_truth(HERE / "data" / "red-keep-on-red-stripes.jpg")
     assert counts["keep"] == {"tp": 8, "fp": 0, "fn": 0}
     assert any("keep at (32" in note and "of a colour the table has" in note for note in reading.notes)
 
