@@ -429,11 +429,7 @@ def _anchored(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarr
 def _apart_from(weak: np.ndarray, strong: np.ndarray, other: np.ndarray, min_strong: int) -> np.ndarray:
     """The parts of `weak` (8-connected; a superset of `strong`) holding at least `min_strong` pixels of
     `strong` and no pixel of `other`."""
-    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
-    anchored = np.bincount(labels[strong], minlength=count) >= min_strong
-    kept = anchored & (np.bincount(labels[other], minlength=count) == 0)
-    kept[0] = False
-    return kept[labels]
+    return _anchored(weak, strong, min_strong) & ~_anchored(weak, other, 1)
 
 
 def table_keep_colour(feats: ColourFeatures, table_like: np.ndarray) -> str | None:
@@ -464,7 +460,4 @@ def _joined(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray
     smaller strong parts are kept as they are."""
     if np.count_nonzero(strong) < min_strong:  # too little of this colour in the photo to anchor anything
         return strong
-    count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
-    anchored = np.bincount(labels[strong], minlength=count) >= min_strong
-    anchored[0] = False
-    return anchored[labels] | strong
+    return _anchored(weak, strong, min_strong) | strong

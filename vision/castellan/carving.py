@@ -92,10 +92,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     ink_level = _ink_level(view, look)
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
-    # What depends on the photo and the card alone is worked out once for every look (`TableView.derived`).
-    ink_key = None if ink_level is None else np.asarray(ink_level).tobytes()
-    feats = view.derived(("features", id(source), ink_key, (x0, y0, x1, y1)),
-                         lambda: colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level))
+    feats = _features(view, source, (x0, y0, x1, y1), ink_level)
     mm_per_pixel = view.card.mm_per_pixel()
     table_like = table.likelihood(feats)
     table_hue = table.hue_likelihood(feats, shaded=look.shadows_are_table)
@@ -120,6 +117,16 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in
                                       _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()})
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int],
+              ink_level: np.ndarray | None) -> ColourFeatures:
+    """The colour features of the photo's `window` (x0, y0, x1, y1), worked out once for every look: they
+    depend on the photo and the card alone (`TableView.derived`)."""
+    x0, y0, x1, y1 = window
+    ink_key = None if ink_level is None else np.asarray(ink_level).tobytes()
+    return view.derived(("features", id(source), ink_key, window),
+                        lambda: colour_features(view.normalised(source[y0:y1, x0:x1]), ink_level))
 
 
 def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int], feats: ColourFeatures,
@@ -151,11 +158,8 @@ def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> di
     from the table around them and from the keeps seen as usual (`keeps`: the photo's keep masks as taken),
     in the view's undistorted image (`keeps_standing_apart`; uint8 masks, 255 = member). Weaker evidence
     than the keep masks: worked out only where the rules ask for a keep, from the whole photo as taken."""
-    photo, ink_level = view.photo, _ink_level(view, look)
-    ink_key = None if ink_level is None else np.asarray(ink_level).tobytes()
-    window = (0, 0, photo.shape[1], photo.shape[0])
-    feats = view.derived(("features", id(photo), ink_key, window),
-                         lambda: colour_features(view.normalised(photo), ink_level))
+    photo = view.photo
+    feats = _features(view, photo, (0, 0, photo.shape[1], photo.shape[0]), _ink_level(view, look))
     mm_per_pixel = view.card.mm_per_pixel()
     tables = _KeepTables(feats, table_seen_by(view, look), mm_per_pixel)
     whole = table_keep_colour(feats, tables.like)
@@ -165,7 +169,7 @@ def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> di
     # A keep's top is one patch: its pixels told apart from the table are joined across the gaps between them.
     steps = {colour: _closed(tables.distinct(photo, colour).astype(np.uint8), MERLON_GAP_MM / mm_per_pixel) > 0
              for colour in in_part}
-    apart = keeps_standing_apart(feats, {c: m > 0 for c, m in keeps.items()}, steps, tables.shaded_like,
+    apart = keeps_standing_apart(feats, keeps, steps, tables.shaded_like,
                                  int(MIN_APART_KEEP_MM2 / mm_per_pixel ** 2))
     return {c: view.undistort(m.astype(np.uint8) * 255, nearest=True) for c, m in apart.items()}
 
