@@ -27,8 +27,9 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
     scale = max(1, round(max(image.shape[:2]) / 1000))
     if reading.card.seen:
         _draw_card(out, pose, scale)
+    labels: list[np.ndarray] = []  # the courtyards' value labels (pixels), which warnings step aside from
     if report is not None:
-        _tint_courtyards(out, report, pose, profile, scale)
+        labels = _tint_courtyards(out, report, pose, profile, scale)
     board = reading.board
     if board is None:
         _banner(out, reading.notes[0] if reading.notes else "No castle found.")
@@ -68,7 +69,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         text_with_outline(out, "?", _pt(middle + [-14 * scale, -6 * scale]), 0.5 * scale, scale)
     if report is not None:
         for warning in report.warnings:
-            where = pose.project(np.array([warning.where]), 0.0)[0]
+            where = _beside_labels(pose.project(np.array([warning.where]), 0.0)[0], labels, scale)
             cv2.drawMarker(out, _pt(where), WARNING_BGR, cv2.MARKER_TRIANGLE_UP, 18 * scale, 2 * scale)
             cv2.putText(out, warning.rule or "!", _pt(where + [10 * scale, 0]), cv2.FONT_HERSHEY_SIMPLEX,
                         0.5 * scale, WARNING_BGR, scale, cv2.LINE_AA)
@@ -76,16 +77,30 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
     return out
 
 
-def _tint_courtyards(out: np.ndarray, report: Report, pose, profile: PieceProfile, scale: int) -> None:
+def _tint_courtyards(out: np.ndarray, report: Report, pose, profile: PieceProfile, scale: int) -> list[np.ndarray]:
+    """Each courtyard tinted by its owner, with its value (\"?\" unclaimed); returns where the values are written."""
     overlay = out.copy()
     for yard in report.courtyards:
         colour = NOMINAL_KEEP_BGR.get(yard.owner, UNOWNED_BGR) if yard.owner else UNOWNED_BGR
         cv2.fillPoly(overlay, [_poly(pose.project(yard.polygon, profile.wall_height))], tuple(int(c) for c in colour))
     cv2.addWeighted(overlay, 0.35, out, 0.65, 0, out)
+    labels = []
     for yard in report.courtyards:
         label = pose.project(np.array([yard.label]), profile.wall_height)[0]
         text = f"{yard.value}" if yard.owner else "?"
         text_with_outline(out, text, _pt(label), 0.7 * scale, scale)
+        labels.append(label)
+    return labels
+
+
+def _beside_labels(where: np.ndarray, labels: list[np.ndarray], scale: int) -> np.ndarray:
+    """A warning's marker moved below a courtyard's value label it would cover (a courtyard's own warning
+    is placed where its value is written): both stay readable."""
+    for label in labels:
+        # A value label's text runs right and up from its origin, about 30 × 20 px at scale 1.
+        if -14 * scale <= where[0] - label[0] <= 40 * scale and -30 * scale <= where[1] - label[1] <= 16 * scale:
+            return np.array([where[0], label[1] + 20 * scale])
+    return where
 
 
 def _legend(out: np.ndarray, report: Report, scale: int) -> None:
