@@ -1,8 +1,11 @@
-"""The recognition overlay: a courtyard's warning stays readable beside the courtyard's value."""
+"""The recognition overlay's text: readable on any photo, and a courtyard's warning beside its value."""
 
+import cv2
 import numpy as np
+import pytest
 
 from tablesight.vision.castellan.annotate import _beside_labels
+from tablesight.vision.drawing import text_with_outline
 
 
 def test_a_warning_on_a_courtyard_label_moves_below_it():
@@ -22,3 +25,18 @@ def test_labels_are_measured_at_the_overlays_scale():
     near_at_scale_3 = np.array([1090.0, 1000.0])  # 90 px right: inside a scale-3 label, outside a scale-1 one
     assert _beside_labels(near_at_scale_3, [label], scale=3)[1] > 1000.0
     assert _beside_labels(near_at_scale_3, [label], scale=1)[1] == 1000.0
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_overlay_text_is_ringed_in_black_around_its_letters(scale):
+    """White text on a pale photo is readable only with a dark ring round each letter (OpenCV 5 draws a font's
+    thickness as its weight: the text drawn again thicker in black came out wider, beside the letters)."""
+    image = np.full((120 * scale, 400 * scale, 3), 210, np.uint8)
+    text_with_outline(image, "blue: 45 ?", (10 * scale, 60 * scale), 0.8 * scale, scale)
+    letters = (image.min(axis=2) >= 240).astype(np.uint8)
+    assert letters.sum() > 100 * scale
+    # The band round the letters, past their own smoothed edge (a pixel) and within the ring's width.
+    inner = cv2.dilate(letters, np.ones((3, 3), np.uint8))
+    outer = cv2.dilate(letters, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * scale + 3, 2 * scale + 3)))
+    band = (outer > 0) & (inner == 0)
+    assert (image.max(axis=2) < 100)[band].mean() > 0.8

@@ -246,3 +246,27 @@ def test_an_iphones_heic_photo_is_read_upright(tmp_path):
     upright = cv2.rotate(cv2.imread(str(EXACT_SAMPLE)), cv2.ROTATE_90_CLOCKWISE)
     assert photo.image.shape == upright.shape
     assert np.abs(photo.image.astype(int) - upright.astype(int)).mean() < 6
+
+
+def test_the_evaluation_draws_each_wrong_photo_against_its_truth(tmp_path, capsys):
+    """`evaluate --pictures DIR`: a picture for the photo read wrong (000: one keep's height), none for the one
+    read right (003)."""
+    import shutil
+
+    from tablesight.vision.castellan.evaluate import main as evaluate
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for name in ("photo-000", "photo-003"):
+        for suffix in (".jpg", ".truth.json"):
+            shutil.copy(PHOTOS / f"{name}{suffix}", photos / f"{name}{suffix}")
+    pictures = tmp_path / "pictures"
+    assert evaluate([str(photos), "--pictures", str(pictures)]) == 0
+    assert "photo-000.jpg" in capsys.readouterr().out
+    assert sorted(p.name for p in pictures.iterdir()) == ["photo-000-truth.jpg"]
+    drawn, photo = cv2.imread(str(pictures / "photo-000-truth.jpg")), cv2.imread(str(photos / "photo-000.jpg"))
+    assert drawn.shape == photo.shape
+    # The keep read wrong is marked both missed (green) and read where it is not (red).
+    strongly = lambda image, channel: (image[..., channel] > 200) & (image.max(axis=2) - image.min(axis=2) > 150)  # noqa: E731
+    assert np.count_nonzero(strongly(drawn, 1)) > np.count_nonzero(strongly(photo, 1)) + 50
+    assert np.count_nonzero(strongly(drawn, 2)) > np.count_nonzero(strongly(photo, 2)) + 50

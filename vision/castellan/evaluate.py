@@ -2,7 +2,9 @@
 and exact scores, broken down by tilt, light and table; plus time per stage.
 
 Run: python -m tablesight.vision.castellan.evaluate samples/castellan/photos [--known-lens] [--jobs N]
-(--known-lens reads each photo with its camera's lens profile, as `score --camera` does.)
+[--pictures DIR] (--known-lens reads each photo with its camera's lens profile, as `score --camera` does;
+--pictures draws each photo whose scores come out wrong with what was missed and what was read that is
+not there, `truth_picture`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from tablesight.calibration.camera import Lens
@@ -30,6 +33,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.doubts import Doubt, find_doubts, run_as_long_wall, without_tower
 from tablesight.vision.castellan.reader import CastellanReader
+from tablesight.vision.castellan.truth_picture import Differences, truth_picture
 
 MATCH_MM = 12.0
 ALIGN_MM = (40.0, 20.0)  # tower pairs taken to align a reading with the truth, loosely then closer
@@ -90,6 +94,26 @@ def compare(truth: Board, read: Board | None) -> tuple[dict[str, Counter], int, 
     return counts, right, len(pairs)
 
 
+def differences(truth: Board, read: Board) -> Differences:
+    """The pieces matched and not, as `compare` matches them (a keep of the wrong colour or height is both
+    missed and read where it is not)."""
+    diff = Differences()
+    pairs_of = {"tower": ([t.position for t in truth.towers], [t.position for t in read.towers], MATCH_MM),
+                "keep": ([k.position for k in truth.keeps], [k.position for k in read.keeps], 2 * MATCH_MM)}
+    tw, rw = _wall_points(truth), _wall_points(read)
+    pairs_of.update({kind: (tw[kind], rw[kind], MATCH_MM) for kind in ("short", "long")})
+    for kind, (want, got, tolerance) in pairs_of.items():
+        pairs = _match(want, got, tolerance)
+        if kind == "keep":
+            pairs = [(i, j) for i, j in pairs if truth.keeps[i].color == read.keeps[j].color
+                     and truth.keeps[i].double == read.keeps[j].double]
+        found_t, found_r = {i for i, _ in pairs}, {j for _, j in pairs}
+        diff.agreed[kind] = [got[j] for j in found_r]
+        diff.missed[kind] = [p for i, p in enumerate(want) if i not in found_t]
+        diff.extra[kind] = [p for j, p in enumerate(got) if j not in found_r]
+    return diff
+
+
 def aligned(truth: Board, read: Board) -> Board:
     """The reading turned and moved as a whole onto the truth (least squares over its towers paired
     with the truth's): what remains is the reading's own error, not the card's pose error."""
@@ -106,7 +130,9 @@ def aligned(truth: Board, read: Board) -> Board:
     return read
 
 
-def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False) -> PhotoScore:
+def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False,
+                   pictures: Path | None = None) -> PhotoScore:
+    """`pictures`: a folder to draw the photo in (`truth_picture`) if its scores come out wrong."""
     truth_doc = json.loads(truth_path(path).read_text())
     truth = board_from_dict(truth_doc["board"])
     photo = read_photo(path)
@@ -129,6 +155,11 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
         checked = score_board(settled(positioned, doubts, truth), reader.profile.dimensions,
                               truth_doc.get("boxes")).scores
         result.scores_exact_once_checked = checked == truth_doc["report"]["scores"]
+        if pictures is not None and not result.scores_exact:
+            title = f"{path.name}: scores wrong, tilt {truth_doc['scene']['tilt_deg']:.0f} deg"
+            picture = truth_picture(photo.image, reading.card.pose, differences(truth, positioned), reader.profile,
+                                    title)
+            cv2.imwrite(str(pictures / f"{path.stem}-truth.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return result
 
 
@@ -210,8 +241,8 @@ def print_tables(results: list[PhotoScore]) -> None:
           + f"; total {statistics.median(sum(r.timings_ms.values()) for r in results):.0f}")
 
 
-def _evaluated(path: Path, known_lens: bool, profile: PieceProfile) -> PhotoScore:
-    return evaluate_photo(path, CastellanReader(profile), known_lens)
+def _evaluated(path: Path, known_lens: bool, profile: PieceProfile, pictures: Path | None) -> PhotoScore:
+    return evaluate_photo(path, CastellanReader(profile), known_lens, pictures)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,18 +256,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="photos read at once, one process each (the stage timings then share the cores)")
     parser.add_argument("--profile", type=Path, metavar="P.json",
                         help="piece profile JSON, as for `tablesight score` (photos of another box)")
+    parser.add_argument("--pictures", type=Path, metavar="DIR",
+                        help="draw each photo whose scores come out wrong, its truth against the reading, here")
     args = parser.parse_args(argv)
     try:
         profile, _ = load_profiles(args.profile, None)
     except TablesightError as exc:
         parser.error(str(exc))
+    if args.pictures is not None:
+        try:
+            args.pictures.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"cannot write pictures to {args.pictures}: {exc.strerror}")
     known_lens, folder = args.known_lens, args.folder
     photos = sorted(p for p in folder.glob("*.jpg") if truth_path(p).exists())
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {folder}")
     results = []
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for i, r in enumerate(pool.map(_evaluated, photos, [known_lens] * len(photos), [profile] * len(photos))):
+        for i, r in enumerate(pool.map(_evaluated, photos, [known_lens] * len(photos), [profile] * len(photos),
+                                            [args.pictures] * len(photos))):
             results.append(r)
             c = r.counts
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "

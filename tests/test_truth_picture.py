@@ -1,0 +1,41 @@
+"""A reading against its truth: which pieces were missed and which read that are not there."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.vision.castellan.evaluate import differences
+
+TRUTH = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos" / "photo-003.truth.json"
+
+
+def _truth():
+    return board_from_dict(json.loads(TRUTH.read_text())["board"])
+
+
+def test_a_reading_equal_to_its_truth_differs_in_nothing():
+    truth = _truth()
+    diff = differences(truth, truth)
+    assert diff.count() == 0
+    assert len(diff.agreed["tower"]) == len(truth.towers)
+
+
+def test_a_tower_not_there_is_extra_and_a_moved_keep_is_both_missed_and_extra():
+    truth = _truth()
+    keep = truth.keeps[0]
+    moved = replace(keep, x=keep.x + 60.0)
+    stray = replace(truth.towers[0], id="stray", x=truth.towers[0].x + 1000.0)
+    read = replace(truth, towers=(*truth.towers, stray), keeps=(moved, *truth.keeps[1:]))
+    diff = differences(truth, read)
+    assert diff.extra["tower"] == [stray.position] and diff.missed["tower"] == []
+    assert diff.missed["keep"] == [keep.position] and diff.extra["keep"] == [moved.position]
+    assert diff.count() == 3
+
+
+def test_a_keep_read_single_for_a_double_is_both_missed_and_extra():
+    truth = _truth()
+    keep = truth.keeps[0]
+    read = replace(truth, keeps=(replace(keep, double=not keep.double), *truth.keeps[1:]))
+    diff = differences(truth, read)
+    assert diff.missed["keep"] == [keep.position] and diff.extra["keep"] == [keep.position]
