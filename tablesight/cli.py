@@ -268,6 +268,8 @@ def _write_atomically(path: Path, write) -> None:
 def run_score(args: argparse.Namespace) -> int:
     if looks_like_image(args.input):
         return run_score_photo(args)
+    if args.input.is_dir():  # one photo or board file at a time
+        raise UnreadableInput(f"{args.input} is a folder: give one photo (JPEG, PNG or HEIC) or board file in it.")
     if args.annotate:
         raise UsageError("--annotate draws on a photo; give a photo, not a board file.")
     doc = read_json(args.input)

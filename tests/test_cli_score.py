@@ -75,3 +75,9 @@ def test_serve_with_an_unreadable_piece_profile_says_so_and_starts_no_server(tmp
     captured = capsys.readouterr()
     assert "piece profile" in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
     assert "tablesight companion on" not in captured.out
+
+
+def test_a_folder_given_to_score_says_to_give_one_photo_or_board(tmp_path, capsys):
+    assert main(["score", str(tmp_path)]) == 3
+    err = capsys.readouterr().err
+    assert "is a folder" in err and "one photo" in err and err.count("\n") == 1
