@@ -78,19 +78,14 @@ def _wall_points(board: Board) -> dict[str, list[tuple[float, float]]]:
 
 
 def compare(truth: Board, read: Board | None) -> tuple[dict[str, Counter], int, int]:
+    """Per kind, the pieces matched (tp), read and not there (fp) and missed (fn) (`differences`); and of the
+    keeps matched by place, how many have the truth's colour, and how many there are."""
     read = read or Board()
-    counts = {}
-    pairs = _match([t.position for t in truth.towers], [t.position for t in read.towers], MATCH_MM)
-    counts["tower"] = Counter(tp=len(pairs), fp=len(read.towers) - len(pairs), fn=len(truth.towers) - len(pairs))
-    tw, rw = _wall_points(truth), _wall_points(read)
-    for kind in ("short", "long"):
-        pairs = _match(tw[kind], rw[kind], MATCH_MM)
-        counts[kind] = Counter(tp=len(pairs), fp=len(rw[kind]) - len(pairs), fn=len(tw[kind]) - len(pairs))
+    diff = differences(truth, read)
+    counts = {kind: Counter(tp=len(diff.agreed[kind]), fp=len(diff.extra[kind]), fn=len(diff.missed[kind]))
+              for kind in KINDS}
     pairs = _match([k.position for k in truth.keeps], [k.position for k in read.keeps], 2 * MATCH_MM)
     right = sum(truth.keeps[i].color == read.keeps[j].color for i, j in pairs)
-    exact = sum(truth.keeps[i].color == read.keeps[j].color and truth.keeps[i].double == read.keeps[j].double
-                for i, j in pairs)
-    counts["keep"] = Counter(tp=exact, fp=len(read.keeps) - exact, fn=len(truth.keeps) - exact)
     return counts, right, len(pairs)
 
 

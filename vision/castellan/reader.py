@@ -483,14 +483,13 @@ class CastellanReader:
             tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True)
             self._join_towers([(tower, hidden.walls)], wall_solid, region, planes, reading)
             self._walls_the_rules_need(wall_solid, region, planes, reading)
-            with_tower = self._rules_broken(reading)
-            if with_tower < broken:
-                broken = with_tower
-                reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
-                                     f"{hidden.keep.color} keep, was inferred from the wall ending there: without "
-                                     f"it the castle breaks more rules — check it")
-            else:
+
+            def undo(before=before) -> None:
                 reading.towers, reading.walls, reading.notes = before
+
+            broken = self._kept_if_fewer_broken(reading, broken, undo, (
+                f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the {hidden.keep.color} keep, was "
+                f"inferred from the wall ending there: without it the castle breaks more rules — check it"))
 
     def _towers_after_the_look(self, reading: PhotoReading) -> None:
         """The kept reading's towers hidden behind keeps that the rules need (`_towers_the_rules_need`) and
@@ -540,14 +539,9 @@ class CastellanReader:
                                 self.profile.dimensions.keep_side)
             for keep in found:
                 reading.keeps.append(decide_doubles([keep])[0])
-                with_keep = self._rules_broken(reading)
-                if with_keep < broken:
-                    broken = with_keep
-                    reading.notes.append(f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the "
-                                         f"table has, was read where the castle needs it (without it the board "
-                                         f"breaks more rules) — check it")
-                else:
-                    reading.keeps.pop()
+                broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
+                    f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the table has, was read "
+                    f"where the castle needs it (without it the board breaks more rules) — check it"))
             reading.board = self._board(reading)
 
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
@@ -700,15 +694,21 @@ class CastellanReader:
         broken = self._rules_broken(reading)
         for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
             reading.walls.append(wall)
-            with_wall = self._rules_broken(reading)
-            if with_wall < broken:
-                broken = with_wall
-                a, b = reading.towers[wall.start], reading.towers[wall.end]
-                reading.notes.append(f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) "
-                                     f"mm, hidden behind a keep, was inferred: without it the castle breaks more "
-                                     f"rules — check it")
-            else:
-                reading.walls.pop()
+            a, b = reading.towers[wall.start], reading.towers[wall.end]
+            broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop, (
+                f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, hidden behind a "
+                f"keep, was inferred: without it the castle breaks more rules — check it"))
+
+    def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
+        """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the
+        notes, if the board now breaks fewer rules than `broken`; else taken out again (`undo`). Returns how many
+        the board breaks as it is left."""
+        with_it = self._rules_broken(reading)
+        if with_it < broken:
+            reading.notes.append(note)
+            return with_it
+        undo()
+        return broken
 
     def _rules_broken(self, reading: PhotoReading) -> int:
         """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
