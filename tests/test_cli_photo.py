@@ -270,3 +270,14 @@ def test_the_evaluation_draws_each_wrong_photo_against_its_truth(tmp_path, capsy
     strongly = lambda image, channel: (image[..., channel] > 200) & (image.max(axis=2) - image.min(axis=2) > 150)  # noqa: E731
     assert np.count_nonzero(strongly(drawn, 1)) > np.count_nonzero(strongly(photo, 1)) + 50
     assert np.count_nonzero(strongly(drawn, 2)) > np.count_nonzero(strongly(photo, 2)) + 50
+
+
+def test_the_evaluation_pictures_into_a_file_say_so_in_one_sentence(tmp_path, capsys):
+    from tablesight.vision.castellan.evaluate import main as evaluate
+
+    not_a_folder = tmp_path / "pictures"
+    not_a_folder.write_text("")
+    with pytest.raises(SystemExit) as stop:
+        evaluate([str(PHOTOS), "--pictures", str(not_a_folder)])
+    assert stop.value.code == 2
+    assert "is a file: --pictures takes a folder" in capsys.readouterr().err

@@ -259,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     except TablesightError as exc:
         parser.error(str(exc))
     if args.pictures is not None:
+        if args.pictures.is_file():
+            parser.error(f"{args.pictures} is a file: --pictures takes a folder to draw the pictures in")
         try:
             args.pictures.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
