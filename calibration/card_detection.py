@@ -585,14 +585,18 @@ CAST_MIN_SHARE, CAST_MAX_SHIFT, CAST_BINS = 0.003, 0.1, 100
 CAST_BRIGHT_PERCENTILE, CAST_BRIGHT_FACTOR = 99.0, 1.5
 
 
-def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None) -> CardDetection:
-    """A stand-in for the card when none is seen: the camera straight above the table at the scale given,
-    the photo's own darkest and brightest tones for black and white (shared/spec/setup.md's fallback)."""
+def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None,
+                 rotation: np.ndarray | None = None) -> CardDetection:
+    """A stand-in for the card when none is seen: the camera straight above the table at the scale given
+    (or tilted by `rotation`: camera to table frame, the scale then the one at the photo's middle), the
+    photo's own darkest and brightest tones for black and white (shared/spec/setup.md's fallback)."""
     h, w = image.shape[:2]
     lens = Lens.pinhole(default_focal((w, h), focal_35mm), (w, h))
-    height = lens.focal / px_per_mm
+    distance = lens.focal / px_per_mm  # along the optical axis, to the table point at the photo's middle
+    to_camera = np.eye(3) if rotation is None else np.asarray(rotation, np.float64).T
+    middle = np.array([VIRTUAL_ORIGIN_MM, VIRTUAL_ORIGIN_MM, 0.0])
     x0 = y0 = VIRTUAL_ORIGIN_MM
-    pose = CameraPose(lens, np.zeros(3), np.array([-x0, -y0, height]))
+    pose = CameraPose(lens, cv2.Rodrigues(to_camera)[0].ravel(), np.array([0.0, 0.0, distance]) - to_camera @ middle)
     grid = np.array([[x0 + dx, y0 + dy] for dx in (-60.0, 0.0, 60.0) for dy in (-60.0, 0.0, 60.0)])
     pixels = pose.project(grid)
     homography, _ = cv2.findHomography(grid, pixels)

@@ -32,6 +32,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.castle_pose import castle_pose
+from tablesight.vision.castellan.edge_tilt import tilt_from_edges
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -609,43 +610,83 @@ class CastellanReader:
                            why: str = "no reference card in the photo") -> PhotoReading:
         """No card in the photo: read it as taken from straight above at the scale (tried over a range
         around how wide the walls look) that makes most sense of the castle, then through the tilt the
-        castle's own walls suggest (`castle_pose`), and say so."""
+        castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
+        same from the tilt the castle's straight edges suggest (`tilt_from_edges`): a view tilted 20° read
+        from straight above can read too little of the castle for its walls to give the tilt."""
         missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
         scale = _scale_from_wall_width(image, self.profile, focal_35mm)
-        found = None if scale is None else self._straight_above(image, focal_35mm, scale, timings)
-        if found is None:
+        if scale is None:
             return missing
-        small, first = self._tilted(*found, focal_35mm, timings)
-        reading = self._looked_again(small, focal_35mm, first, timings)
-        self._towers_after_the_look(reading)
-        if reading.board is None or len(reading.board.towers) < 2:
+        straight = self._best_scale(image, focal_35mm, scale, timings)
+        reading = None if straight is None else self._through_castle_tilt(*straight, focal_35mm, timings)
+        if reading is None or not self._made_sense_of(reading):
+            tilted = self._tilted_by_edges(image, focal_35mm, scale, straight, timings)
+            other = None if tilted is None else self._through_castle_tilt(*tilted, focal_35mm, timings)
+            if other is not None and (reading is None or self._coherence(other) > self._coherence(reading)):
+                reading = other
+        if reading is None:
             return missing
-        if misfits(reading, self._report(reading)) > MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(
-                reading.towers):
-            # A castle seen but not made sense of (its tilt or scale misjudged): its pieces would be
-            # guesses, so none are reported.
+        if not self._made_sense_of(reading):
+            # A castle seen but not made sense of (its tilt or scale misjudged, or lost when looked at
+            # again): its pieces would be guesses, so none are reported.
             missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
                                 "read reliably: lay the card flat beside the castle and take the photo again")
             return missing
         if reading.card.focal_source == "castle":
             how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) and the scale taken from the castle's "
                    f"walls")
+        elif reading.card.pose.tilt_deg >= 1.0:
+            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) taken from the castle's straight edges, "
+                   f"the scale from its walls")
         else:
             how = "read as if taken from straight above, the scale from the castle's walls"
         reading.notes.insert(0, f"{why}: {how}; lay the card beside the castle for a reliable reading")
         return reading
 
-    def _straight_above(self, image: np.ndarray, focal_35mm: float | None, scale: float,
-                        timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading] | None:
-        """The photo (at its working resolution) and its reading as if taken from straight above, at the
-        scale that makes most sense of the castle (`_coherence`): how wide the walls look only roughly
-        gives it (a tilted view shows their sides), so a range around it is tried, then the best
-        corrected by its walls' spans."""
+    def _through_castle_tilt(self, image: np.ndarray, first: PhotoReading, focal_35mm: float | None,
+                             timings: dict[str, float]) -> PhotoReading:
+        """A first reading without the card seen through the tilt its walls suggest, then looked at again."""
+        small, tilted = self._tilted(image, first, focal_35mm, timings)
+        reading = self._looked_again(small, focal_35mm, tilted, timings)
+        self._towers_after_the_look(reading)
+        return reading
+
+    def _made_sense_of(self, reading: PhotoReading) -> bool:
+        """Whether a reading without the card found a castle (two towers at least) breaking few rules for
+        its size."""
+        if reading.board is None or len(reading.board.towers) < 2:
+            return False
+        allowed = MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(reading.towers)
+        return misfits(reading, self._report(reading)) <= allowed
+
+    def _tilted_by_edges(self, image: np.ndarray, focal_35mm: float | None, scale: float,
+                         straight: tuple[np.ndarray, PhotoReading] | None,
+                         timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading] | None:
+        """The photo (at its working resolution) and its reading through the tilt the castle's straight edges
+        suggest, found near the grey plastic of the reading from straight above (`straight`; None: no tower
+        read so, and the photo is looked at once at `scale`), at the scale making most sense of the
+        castle. None where the edges tell no tilt or no tower is read."""
+        small, seen = straight or self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0,
+                                                   timings)
+        if seen.raw_classes is None:
+            return None
+        rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
+        if rotation is None:
+            return None
+        return self._best_scale(image, focal_35mm, scale, timings, rotation)
+
+    def _best_scale(self, image: np.ndarray, focal_35mm: float | None, scale: float, timings: dict[str, float],
+                    rotation: np.ndarray | None = None) -> tuple[np.ndarray, PhotoReading] | None:
+        """The photo (at its working resolution) and its reading as if taken from straight above (or tilted
+        by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`_coherence`):
+        how wide the walls look only roughly gives it (a tilted view shows their sides), so a range around
+        it is tried, then the best corrected by its walls' spans. None if no tower is read at any."""
+        how = "straight above" if rotation is None else "tilted as its edges suggest"
         best, best_score = None, -math.inf
         for n, factor in enumerate(NO_CARD_SCALES):
-            self._say(f"no reference card: trying the castle's scale ({n + 1}/{len(NO_CARD_SCALES)})")
-            small, reading = self._first_look(image, focal_35mm, virtual_card(image, scale * factor, focal_35mm), 0,
-                                              timings)
+            self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(NO_CARD_SCALES)})")
+            small, reading = self._first_look(
+                image, focal_35mm, virtual_card(image, scale * factor, focal_35mm, rotation), 0, timings)
             score = self._coherence(reading)
             if score > best_score:
                 best, best_score, best_scale = (small, reading), score, scale * factor
@@ -654,8 +695,8 @@ class CastellanReader:
             if ratio is None:
                 break
             best_scale /= ratio
-            small, reading = self._first_look(image, focal_35mm, virtual_card(image, best_scale, focal_35mm), 0,
-                                              timings)
+            small, reading = self._first_look(image, focal_35mm, virtual_card(image, best_scale, focal_35mm, rotation),
+                                              0, timings)
             score = self._coherence(reading)
             if score <= best_score:
                 break
