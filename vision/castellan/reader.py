@@ -620,10 +620,10 @@ class CastellanReader:
         straight = self._best_scale(image, focal_35mm, scale, timings)
         reading = None if straight is None else self._through_castle_tilt(*straight, focal_35mm, timings)
         if reading is None or not self._made_sense_of(reading):
-            tilted = self._tilted_by_edges(image, focal_35mm, scale, straight, timings)
-            other = None if tilted is None else self._through_castle_tilt(*tilted, focal_35mm, timings)
-            if other is not None and (reading is None or self._coherence(other) > self._coherence(reading)):
-                reading = other
+            for tilted in self._tilted_by_edges(image, focal_35mm, scale, straight, timings):
+                other = self._through_castle_tilt(*tilted, focal_35mm, timings)
+                if reading is None or self._coherence(other) > self._coherence(reading):
+                    reading = other
         if reading is None:
             return missing
         if not self._made_sense_of(reading):
@@ -661,19 +661,26 @@ class CastellanReader:
 
     def _tilted_by_edges(self, image: np.ndarray, focal_35mm: float | None, scale: float,
                          straight: tuple[np.ndarray, PhotoReading] | None,
-                         timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading] | None:
-        """The photo (at its working resolution) and its reading through the tilt the castle's straight edges
+                         timings: dict[str, float]) -> list[tuple[np.ndarray, PhotoReading]]:
+        """The photo (at its working resolution) and its readings through the tilt the castle's straight edges
         suggest, found near the grey plastic of the reading from straight above (`straight`; None: no tower
-        read so, and the photo is looked at once at `scale`), at the scale making most sense of the
-        castle. None where the edges tell no tilt or no tower is read."""
+        read so, and the photo is looked at once at `scale`): one at the scale making most sense of the
+        castle around `scale`, one around it corrected for the walls' sides a tilted view shows (how wide
+        the walls look takes them in: half as wide again at 19°, yet the guess was right as it was at 31°).
+        None where the edges tell no tilt."""
         small, seen = straight or self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0,
                                                    timings)
         if seen.raw_classes is None:
-            return None
+            return []
         rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
         if rotation is None:
-            return None
-        return self._best_scale(image, focal_35mm, scale, timings, rotation)
+            return []
+        tilt = math.acos(min(1.0, abs(float(rotation[2, 2]))))
+        top = APPARENT_WALL_WIDTH * self.profile.dimensions.wall_thickness
+        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt)  # a wall's side, on average over headings
+        found = (self._best_scale(image, focal_35mm, guess, timings, rotation)
+                 for guess in (scale, scale * top / (top + sides)))
+        return [f for f in found if f is not None]
 
     def _best_scale(self, image: np.ndarray, focal_35mm: float | None, scale: float, timings: dict[str, float],
                     rotation: np.ndarray | None = None) -> tuple[np.ndarray, PhotoReading] | None:
