@@ -256,3 +256,18 @@ def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_
     drawn = next(m["px"] for m in res.get_json()["state"]["marks"] if m["kind"] == "tower")
     assert drawn == next(m["px"] for m in games.view_of(stored, profile)["state"]["marks"] if m["kind"] == "tower")
     assert drawn != next(m["px"] for m in games.view_of(stored)["state"]["marks"] if m["kind"] == "tower")
+
+
+def test_the_readers_steps_are_pushed_to_the_game_page_while_a_photo_is_read(client, app, photo_bytes):
+    """The page shows what the reader is doing (a photo without the card takes half a minute or more): each
+    step goes out on the game's events as "reading", before the new state."""
+    broker = app.extensions["tablesight.events"]
+    sent = []
+    publish = broker.publish
+    broker.publish = lambda game_id, event, data: (sent.append((game_id, event, data)), publish(game_id, event, data))
+    game = _game(client)
+    assert _post(client, f"/api/games/{game}/photo",
+                 data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")}).status_code == 200
+    steps = [data["step"] for g, event, data in sent if event == "reading" and g == game]
+    assert "finding the reference card" in steps and "reading the pieces" in steps
+    assert [event for _, event, _ in sent][-1] == "state"

@@ -285,3 +285,18 @@ def test_an_early_castle_with_no_courtyard_yet_is_shown_as_such(browser, server)
     assert page.locator("circle.piece.tower").count() == 7
     assert page.locator("#warnings li").count() >= 1  # rendered past the courtyards (a note, or "None.")
     page.close()
+
+
+def test_a_long_reading_shows_what_the_reader_is_trying(browser, server):
+    """A photo without the card takes half a minute or more: the progress line names each step the reader
+    takes (pushed over the page's events), then the scores appear."""
+    page = browser.new_page()
+    page.goto(server)
+    page.click("#new-game")
+    page.wait_for_load_state("load")
+    page.set_input_files("#photo-input", str(ROOT / "tests" / "data" / "no-card-tilted-19.jpg"))
+    page.wait_for_function("document.getElementById('progress-text').textContent.includes('no reference card')",
+                           timeout=60_000)
+    page.wait_for_selector(".score-row", timeout=120_000)
+    assert page.is_hidden("#progress")
+    page.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,9 +42,10 @@ def pose_from_dict(doc: dict | None) -> CameraPose | None:
 
 
 def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name: str, source: str = "photo",
-                 profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None) -> dict:
+                 profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None,
+                 progress: Callable[[str], None] | None = None) -> dict:
     """A photo stored and read (with the set's `profile` and the camera's `lens`, if calibrated) as the
-    game's next state."""
+    game's next state; `progress` is told each step of the reading (as `CastellanReader`'s)."""
     photo = decode_photo(data, name)
     digest = hashlib.sha256(data).hexdigest()
     images.mkdir(parents=True, exist_ok=True)
@@ -54,7 +56,7 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
         tmp = target.with_suffix(".partial.jpg")
         cv2.imwrite(str(tmp), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         tmp.replace(target)
-    result = score_photo(photo, profile, lens)
+    result = score_photo(photo, profile, lens, progress=progress)
     if result.report is None:
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,

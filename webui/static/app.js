@@ -24,6 +24,9 @@
     return doc;
   }
 
+  // The reader's steps, pushed over SSE while this page's upload is being read (see "reading" below).
+  let showReadingStep = () => {};
+
   function upload(file) {
     showError("");
     const form = new FormData();
@@ -36,14 +39,16 @@
     set(0, "uploading…");
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) set(0.5 * e.loaded / e.total, "uploading…"); };
     xhr.upload.onload = () => set(0.6, "reading the castle…");
+    showReadingStep = (step) => set(0.6, `${step}…`);
     xhr.onload = () => {
+      showReadingStep = () => {};
       $("progress").hidden = true;
       let doc = {};
       try { doc = JSON.parse(xhr.responseText); } catch (_) { doc = { error: `the server answered ${xhr.status}` }; }
       if (xhr.status >= 400) showError(doc.error || "the photo could not be read");
       else render(doc);
     };
-    xhr.onerror = () => { $("progress").hidden = true; showError("the server cannot be reached: is tablesight still running?"); };
+    xhr.onerror = () => { showReadingStep = () => {}; $("progress").hidden = true; showError("the server cannot be reached: is tablesight still running?"); };
     xhr.send(form);
   }
 
@@ -341,6 +346,7 @@
 
   const events = new EventSource(`/api/games/${gameId}/events`);
   events.addEventListener("state", (e) => { const doc = JSON.parse(e.data); if (doc.state) render(doc); });
+  events.addEventListener("reading", (e) => showReadingStep(JSON.parse(e.data).step));
   events.addEventListener("status", (e) => { const s = $("live-status"); if (s) s.textContent = JSON.parse(e.data).status; });
   fetch(`/api/games/${gameId}`).then((r) => r.json()).then((doc) => { showConfirmations(doc.game); if (doc.state) render(doc); });
 })();
