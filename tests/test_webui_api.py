@@ -264,10 +264,29 @@ def test_the_readers_steps_are_pushed_to_the_game_page_while_a_photo_is_read(cli
     broker = app.extensions["tablesight.events"]
     sent = []
     publish = broker.publish
-    broker.publish = lambda game_id, event, data: (sent.append((game_id, event, data)), publish(game_id, event, data))
+    broker.publish = lambda game_id, event, data, **kw: (sent.append((game_id, event, data)),
+                                                         publish(game_id, event, data, **kw))
     game = _game(client)
     assert _post(client, f"/api/games/{game}/photo",
                  data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")}).status_code == 200
     steps = [data["step"] for g, event, data in sent if event == "reading" and g == game]
     assert "finding the reference card" in steps and "reading the pieces" in steps
     assert [event for _, event, _ in sent][-1] == "state"
+
+
+def test_a_page_too_far_behind_does_not_hold_up_a_reading():
+    """A page that stopped taking events (its queue full) drops a reading's progress instead of blocking it."""
+    import threading
+
+    from tablesight.webui.events import EventBroker
+
+    broker = EventBroker()
+    stream = broker.stream("g")
+    next(stream)  # subscribed
+    for n in range(100):
+        broker.publish("g", "state", {"n": n})
+    done = threading.Event()
+    threading.Thread(target=lambda: (broker.publish("g", "reading", {"step": "x"}, passing=True), done.set()),
+                     daemon=True).start()
+    assert done.wait(2.0)
+    stream.close()

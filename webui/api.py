@@ -77,7 +77,7 @@ def upload_photo(game_id: str):
     # Each step of a long reading (a photo without the card takes half a minute or more) shown on the page.
     state = ingest_photo(_store(), current_app.config["IMAGES_DIR"], game_id, data, "the photo",
                          profile=_profile(), lens=current_app.config["LENS"],
-                         progress=lambda step: events.publish(game_id, "reading", {"step": step}))
+                         progress=lambda step: events.publish(game_id, "reading", {"step": step}, passing=True))
     return jsonify(_publish(game_id, state))
 
 

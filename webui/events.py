@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -15,11 +16,17 @@ class EventBroker:
         self._lock = threading.Lock()
         self._subscribers: dict[str, list[queue.Queue]] = {}
 
-    def publish(self, game_id: str, event: str, data: dict) -> None:
+    def publish(self, game_id: str, event: str, data: dict, passing: bool = False) -> None:
+        """Send an event to every page open on the game. A `passing` one (a reading's progress) is dropped
+        for a page too far behind to take it, rather than holding up the reading until that page catches up."""
         with self._lock:
             targets = list(self._subscribers.get(game_id, ()))
         for q in targets:
-            q.put((event, data))
+            if not passing:
+                q.put((event, data))
+                continue
+            with contextlib.suppress(queue.Full):
+                q.put_nowait((event, data))
 
     def stream(self, game_id: str, first: tuple[str, dict] | None = None) -> Iterator[str]:
         q: queue.Queue = queue.Queue(maxsize=100)
