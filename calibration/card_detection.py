@@ -594,8 +594,8 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
     lens = Lens.pinhole(default_focal((w, h), focal_35mm), (w, h))
     distance = lens.focal / px_per_mm  # along the optical axis, to the table point at the photo's middle
     to_camera = np.eye(3) if rotation is None else np.asarray(rotation, np.float64).T
-    middle = np.array([VIRTUAL_ORIGIN_MM, VIRTUAL_ORIGIN_MM, 0.0])
     x0 = y0 = VIRTUAL_ORIGIN_MM
+    middle = np.array([x0, y0, 0.0])
     pose = CameraPose(lens, cv2.Rodrigues(to_camera)[0].ravel(), np.array([0.0, 0.0, distance]) - to_camera @ middle)
     grid = np.array([[x0 + dx, y0 + dy] for dx in (-60.0, 0.0, 60.0) for dy in (-60.0, 0.0, 60.0)])
     pixels = pose.project(grid)

@@ -46,10 +46,13 @@ def tilt_from_edges(image: np.ndarray, grey: np.ndarray, lens: Lens) -> np.ndarr
     families = edge_families(segments)
     if families is None:
         return None
-    a, b = _fitted_tilt(*families, lens.matrix)
-    rotation = _rotation(a, b)
-    tilt = math.degrees(math.acos(min(1.0, abs(float(rotation[2, 2])))))
-    return rotation if tilt >= MIN_TILT_DEG else None
+    rotation = _rotation(*_fitted_tilt(*families, np.linalg.inv(lens.matrix)))
+    return rotation if math.degrees(tilt_of(rotation)) >= MIN_TILT_DEG else None
+
+
+def tilt_of(rotation: np.ndarray) -> float:
+    """The tilt (radians) of a rotation from camera to table frame: between the optical axis and the normal."""
+    return math.acos(min(1.0, abs(float(rotation[2, 2]))))
 
 
 def castle_region(grey: np.ndarray) -> np.ndarray | None:
@@ -70,8 +73,7 @@ def edge_segments(image: np.ndarray, region: np.ndarray) -> np.ndarray:
     if found is None:
         return np.zeros((0, 4))
     segments = found.reshape(-1, 4).astype(np.float64)
-    lengths = np.hypot(*(segments[:, 2:] - segments[:, :2]).T)
-    segments = segments[lengths >= MIN_SEGMENT_SHARE * max(gray.shape)]
+    segments = segments[_lengths(segments) >= MIN_SEGMENT_SHARE * max(gray.shape)]
     h, w = gray.shape
     middles = ((segments[:, :2] + segments[:, 2:]) / 2).astype(int)
     inside = region[np.clip(middles[:, 1], 0, h - 1), np.clip(middles[:, 0], 0, w - 1)] > 0
@@ -85,7 +87,7 @@ def edge_families(segments: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     vectors = segments[:, 2:] - segments[:, :2]
     angles = np.degrees(np.arctan2(vectors[:, 1], vectors[:, 0])) % 180.0
-    lengths = np.hypot(vectors[:, 0], vectors[:, 1])
+    lengths = _lengths(segments)
     bins = np.arange(180.0)
     votes = np.array([(lengths * np.exp(-0.5 * (_apart_deg(angles, b) / 4.0) ** 2)).sum() for b in bins])
     first = float(np.argmax(votes))
@@ -108,10 +110,9 @@ def _rotation(a: float, b: float) -> np.ndarray:
     return cv2.Rodrigues(np.array([0.0, b, 0.0]))[0] @ cv2.Rodrigues(np.array([a, 0.0, 0.0]))[0]
 
 
-def _on_table(segments: np.ndarray, matrix: np.ndarray, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _on_table(segments: np.ndarray, rays: np.ndarray, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each segment's direction (radians) on the plane the rotation makes the table's, and whether both its
-    ends lie in front of the camera there."""
-    rays = np.linalg.inv(matrix)
+    ends lie in front of the camera there (`rays`: the inverse of the lens matrix, pixels to rays)."""
 
     def mapped(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h = np.column_stack([points, np.ones(len(points))]) @ rays.T @ rotation.T
@@ -122,26 +123,26 @@ def _on_table(segments: np.ndarray, matrix: np.ndarray, rotation: np.ndarray) ->
     return np.arctan2(vectors[:, 1], vectors[:, 0]), front_a & front_b
 
 
-def _fitted_tilt(first: np.ndarray, second: np.ndarray, matrix: np.ndarray) -> tuple[float, float]:
+def _fitted_tilt(first: np.ndarray, second: np.ndarray, rays: np.ndarray) -> tuple[float, float]:
     """The tilt (a, b) making the first family run along one axis and the second square to it: a coarse
     grid, then least squares, each family weighed as a whole (by its segments' lengths)."""
-    weights = [np.sqrt(_lengths(f) / _lengths(f).sum()) for f in (first, second)]
+    weights = [np.sqrt(lengths / lengths.sum()) for lengths in (_lengths(first), _lengths(second))]
 
     def residuals(params: np.ndarray) -> np.ndarray:
         rotation = _rotation(params[0], params[1])
         out = []
         for family, weight, offset in zip((first, second), weights, (0.0, math.pi / 2), strict=True):
-            angles, front = _on_table(family, matrix, rotation)
+            angles, front = _on_table(family, rays, rotation)
             out.append(weight * np.where(front, np.sin(angles - params[2] - offset), 1.0))
         return np.concatenate(out)
 
-    start = min(_grid_starts(first, matrix), key=lambda x: float((residuals(x) ** 2).sum()))
+    start = min(_grid_starts(first, rays), key=lambda x: float((residuals(x) ** 2).sum()))
     bound = np.array([MAX_TILT, MAX_TILT, np.inf])
     solved = least_squares(residuals, start, loss="soft_l1", f_scale=0.05, bounds=(-bound, bound))
     return float(solved.x[0]), float(solved.x[1])
 
 
-def _grid_starts(first: np.ndarray, matrix: np.ndarray) -> list[np.ndarray]:
+def _grid_starts(first: np.ndarray, rays: np.ndarray) -> list[np.ndarray]:
     """Tilts on a grid within MAX_TILT, each with the axis the first family runs along there."""
     steps = np.radians(np.arange(-40.0, 40.0 + 1e-6, GRID_STEP_DEG))
     weights = _lengths(first)
@@ -150,7 +151,7 @@ def _grid_starts(first: np.ndarray, matrix: np.ndarray) -> list[np.ndarray]:
         for b in steps:
             if math.hypot(a, b) > MAX_TILT:
                 continue
-            angles, _ = _on_table(first, matrix, _rotation(a, b))
+            angles, _ = _on_table(first, rays, _rotation(a, b))
             axis = math.atan2((weights * np.sin(2 * angles)).sum(), (weights * np.cos(2 * angles)).sum()) / 2
             starts.append(np.array([a, b, axis]))
     return starts

@@ -32,7 +32,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.castle_pose import castle_pose
-from tablesight.vision.castellan.edge_tilt import tilt_from_edges
+from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -675,9 +675,9 @@ class CastellanReader:
         rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
         if rotation is None:
             return []
-        tilt = math.acos(min(1.0, abs(float(rotation[2, 2]))))
         top = APPARENT_WALL_WIDTH * self.profile.dimensions.wall_thickness
-        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt)  # a wall's side, on average over headings
+        # A wall's side, on average over headings.
+        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt_of(rotation))
         found = (self._best_scale(image, focal_35mm, guess, timings, rotation)
                  for guess in (scale, scale * top / (top + sides)))
         return [f for f in found if f is not None]
