@@ -32,10 +32,12 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.castle_pose import castle_pose
+from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
+    KeepReading,
     decide_doubles,
     find_keeps,
     keep_planes,
@@ -519,11 +521,13 @@ class CastellanReader:
             reading.board = self._board(reading)
 
     def _keeps_the_rules_need(self, reading: PhotoReading) -> None:
-        """Keeps of a colour the table has in part, told only by their step from the pattern around them
-        (`keeps_apart`), each added where the board then breaks fewer rules (most often: it claims an
-        enclosed courtyard no keep read claims, C5) and named in the notes. Elsewhere such a patch is more
-        likely a square of the pattern seen between walls (beside another colour's keep, outside every
-        courtyard) than a keep. Only once the look is kept, and only while the board breaks rules."""
+        """Keeps the colour masks missed, told by how they stand apart from the table around them, each added
+        where the board then breaks fewer rules (most often: it claims an enclosed courtyard no keep read
+        claims, C5) and named in the notes. Elsewhere such a patch is more likely the table's pattern seen
+        between walls (beside another colour's keep, outside every courtyard) than a keep. Only once the
+        look is kept, and only while the board breaks rules: keeps of a colour the table has in part, told by
+        their step from the pattern around them (`keeps_apart`), then keep-sized patches standing out in the
+        courtyards still unclaimed (`keeps_in_courtyards`: a red keep on a red cloth)."""
         placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
         if reading.board is None or reading.raw_classes is None or not placed:
             return
@@ -531,19 +535,38 @@ class CastellanReader:
         if not broken:
             return
         with _timed(reading.timings_ms, "keeps"):
-            apart = keeps_apart(reading.view, reading.look, reading.raw_classes.keeps)
-            if not apart:
-                return
-            planes = keep_planes(reading.view, PixelClasses(reading.classes.grey, apart), reading.region,
-                                 self.profile)
-            found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
-                                self.profile.dimensions.keep_side)
-            for keep in found:
-                reading.keeps.append(decide_doubles([keep])[0])
-                broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
-                    f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the table has, was read "
-                    f"where the castle needs it (without it the board breaks more rules) — check it"))
+            broken = self._keeps_apart_the_rules_need(reading, broken)
+            if broken:
+                self._keeps_in_unclaimed_courtyards(reading, broken)
             reading.board = self._board(reading)
+
+    def _keeps_apart_the_rules_need(self, reading: PhotoReading, broken: int) -> int:
+        apart = keeps_apart(reading.view, reading.look, reading.raw_classes.keeps)
+        if not apart:
+            return broken
+        planes = keep_planes(reading.view, PixelClasses(reading.classes.grey, apart), reading.region, self.profile)
+        found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
+                            self.profile.dimensions.keep_side)
+        for keep in found:
+            reading.keeps.append(decide_doubles([keep])[0])
+            broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
+                f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the table has, was read "
+                f"where the castle needs it (without it the board breaks more rules) — check it"))
+        return broken
+
+    def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> int:
+        report = score_board(self._board(reading), self.profile.dimensions)
+        unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
+        towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
+        for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
+                                         unclaimed, towers, self.profile):
+            reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
+                                             top_height_mm=None))
+            broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
+                f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
+                f"a courtyard no other keep claims (it stands out from the table around it by ΔE "
+                f"{found.contrast:.1f}, the table's own texture by {found.texture:.1f}) — check it"))
+        return broken
 
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                     planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:

@@ -1,0 +1,150 @@
+"""Keeps of the table's own colour, looked for where the castle lacks one: in its unclaimed courtyards.
+
+A red keep on a red cloth has the cloth's colour to within the cloth's own grain, pixel by pixel, so
+the colour masks do not find it. Seen whole it is still a keep-sized patch a little lighter, or of a
+slightly other shade, than the cloth right around it — which the cloth's texture, averaged over as
+much, never is. Each unclaimed courtyard's most distinct keep-sized patch is compared with the most
+distinct the table shows outside every courtyard (its texture, wall rims and shadows included); one
+that stands out well beyond it, of a keep's hue, is a candidate keep. A patch only darker than the table
+around it, of the same hue, is a shadow. The reader keeps a candidate only where the board then breaks
+fewer rules, and says so in the notes: a courtyard left unclaimed at a real table must stay unclaimed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.carving import warp_labels
+from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colour_features, in_keep_hue
+from tablesight.vision.table_view import Region, TableView
+
+PX_PER_MM = 1.0  # a keep is 22 px across: enough to average its colour, cheap over a whole castle
+MARGIN_MM = 60.0  # the table around the castle's towers taken as the table's own texture
+PATCH_SIDES = 0.8  # the patch compared: this share of a keep's side (its edges blur into the table)
+AROUND_SIDES = 2.2  # ... with the table in the square this many sides across around it
+MIN_PATCH_SEEN, MIN_AROUND_SEEN = 0.5, 0.3  # the shares of each that must be table or patch, not grey
+GREY_MARGIN_MM = 4.0  # the rims of walls and towers blend into the table this far
+# A keep stands out from the table around it this much more than the table's most distinct patches
+# outside the courtyards do (their TEXTURE_PERCENTILE), and at least MIN_CONTRAST (CIELAB ΔE).
+TEXTURE_PERCENTILE, TEXTURE_FACTOR, MIN_CONTRAST = 99.0, 2.0, 4.0
+MIN_HUE_TURN_DEG = 15.0  # a darker patch is a keep only if its hue turns this far from the table's
+
+
+@dataclass(frozen=True)
+class CourtyardKeep:
+    """A keep-sized patch standing out in an unclaimed courtyard: where (table mm), its colour, how far it
+    stands out from the table around it (CIELAB ΔE) and how far the table's own texture does (its
+    TEXTURE_PERCENTILE outside the courtyards)."""
+
+    color: str
+    x: float
+    y: float
+    contrast: float
+    texture: float
+
+
+def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
+                        courtyards: Sequence[np.ndarray], towers_mm: np.ndarray,
+                        profile: PieceProfile) -> list[CourtyardKeep]:
+    """The candidate keep (at most one) in each courtyard of `courtyards` (polygons, table mm) that no keep
+    claims. `grey`, `keep_masks`: the pixel classes of the view's undistorted image (uint8 masks);
+    `towers_mm`: the castle's towers, whose surroundings are the table compared with."""
+    if not courtyards or len(towers_mm) == 0:
+        return []
+    lo, hi = towers_mm.min(axis=0) - MARGIN_MM, towers_mm.max(axis=0) + MARGIN_MM
+    region = Region(lo[0], lo[1], hi[0], hi[1], PX_PER_MM)
+    height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
+    image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
+    seen = _table_seen(view, grey, keep_masks, height, region)
+    contrast, patch, around, usable = _patch_contrast(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), seen,
+                                                      profile.dimensions.keep_side * PX_PER_MM)
+    inside = [_polygon_mask(polygon, region, seen.shape) for polygon in courtyards]
+    outside = usable & ~np.logical_or.reduce(inside)
+    if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
+        return []
+    texture = float(np.percentile(contrast[outside], TEXTURE_PERCENTILE))
+    level = max(MIN_CONTRAST, TEXTURE_FACTOR * texture)
+    found = []
+    for mask in inside:
+        candidate = _most_distinct(contrast, usable & mask & _not_shade(patch, around))
+        if candidate is None or contrast[candidate] < level:
+            continue
+        colour = _keep_colour(image, candidate, profile.dimensions.keep_side * PATCH_SIDES * PX_PER_MM)
+        if colour is not None:
+            x, y = region.to_mm(np.array(candidate[::-1], np.float64) + 0.5)
+            found.append(CourtyardKeep(colour, float(x), float(y), float(contrast[candidate]), texture))
+    return found
+
+
+def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray], height: float,
+                region: Region) -> np.ndarray:
+    """Where the region shows the table (or an unseen keep): in the photo, clear of grey pieces (on the table
+    and at the keep's height) and of the keeps already read, by GREY_MARGIN_MM."""
+    pieces = (warp_labels(view, grey, 0.0, region) > 0) | (warp_labels(view, grey, height, region) > 0)
+    for mask in keep_masks:
+        pieces |= warp_labels(view, mask, height, region) > 0
+    size = int(round(2 * GREY_MARGIN_MM * PX_PER_MM)) | 1
+    pieces = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
+    return ~pieces & view.visible(height, region)
+
+
+def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """At each pixel: how far (ΔE) the mean colour of the patch centred there lies from the table's mean
+    in the square around it, both over `seen` pixels only; the two means (Lab); and where both are seen
+    enough to tell."""
+    inner = int(round(PATCH_SIDES * side_px)) | 1
+    outer = int(round(AROUND_SIDES * side_px)) | 1
+    weight = seen.astype(np.float32)
+
+    def box(values: np.ndarray, size: int) -> np.ndarray:
+        return cv2.boxFilter(values, -1, (size, size), normalize=False, borderType=cv2.BORDER_CONSTANT)
+
+    n_in, n_all = box(weight, inner), box(weight, outer)
+    n_around = n_all - n_in
+    weighted = lab * weight[..., None]
+    s_in, s_all = box(weighted, inner), box(weighted, outer)
+    patch = s_in / np.maximum(n_in, 1.0)[..., None]
+    around = (s_all - s_in) / np.maximum(n_around, 1.0)[..., None]
+    contrast = np.linalg.norm(patch - around, axis=-1)
+    usable = seen & (n_in >= MIN_PATCH_SEEN * inner ** 2) & (n_around >= MIN_AROUND_SEEN * (outer ** 2 - inner ** 2))
+    return contrast, patch, around, usable
+
+
+def _not_shade(patch: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Patches brighter than the table around, or of another hue: a shadow is darker and of the same hue."""
+    brighter = patch[..., 0] > around[..., 0]
+    turn = np.abs(np.angle(np.exp(1j * (np.arctan2(patch[..., 2], patch[..., 1])
+                                        - np.arctan2(around[..., 2], around[..., 1])))))
+    return brighter | (turn > math.radians(MIN_HUE_TURN_DEG))
+
+
+def _polygon_mask(polygon: np.ndarray, region: Region, shape: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(region.to_pixels(polygon)).astype(np.int32)], 1)
+    return mask > 0
+
+
+def _most_distinct(contrast: np.ndarray, where: np.ndarray) -> tuple[int, int] | None:
+    if not where.any():
+        return None
+    index = int(np.argmax(np.where(where, contrast, -1.0)))
+    return divmod(index, contrast.shape[1])
+
+
+def _keep_colour(image: np.ndarray, centre: tuple[int, int], size_px: float) -> str | None:
+    """The keep colour most of the patch's saturated pixels have, if they are most of the patch."""
+    half = max(1, int(size_px / 2))
+    y, x = centre
+    patch = image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    feats = colour_features(patch)
+    saturated = feats.saturation > MIN_KEEP_SATURATION
+    counts = {c: int(np.count_nonzero(saturated & in_keep_hue(feats.hue, c))) for c in KEEP_HUES}
+    colour = max(counts, key=counts.__getitem__)
+    return colour if counts[colour] >= 0.5 * patch.shape[0] * patch.shape[1] else None
