@@ -62,8 +62,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
     image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
     seen = _table_seen(view, grey, keep_masks, height, region)
-    contrast, patch, around, usable = _patch_contrast(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), seen,
-                                                      profile.dimensions.keep_side * PX_PER_MM)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    contrast, patch, around, usable = _patch_contrast(lab, seen, profile.dimensions.keep_side * PX_PER_MM)
     inside = [_polygon_mask(polygon, region, seen.shape) for polygon in courtyards]
     outside = usable & ~np.logical_or.reduce(inside)
     if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
@@ -72,13 +72,20 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     level = max(MIN_CONTRAST, TEXTURE_FACTOR * texture)
     found = []
     for mask in inside:
-        candidate = _most_distinct(contrast, usable & mask & _not_shade(patch, around))
-        if candidate is None or contrast[candidate] < level:
+        # Against the courtyard's own typical colour too: a patch of plain table beside a shadow or a dark
+        # piece stands out from the square around it, not from the courtyard.
+        typical = np.median(lab[seen & mask], axis=0) if np.any(seen & mask) else None
+        if typical is None:
+            continue
+        score = np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1))
+        distinct = _not_shade(patch, around) & _not_shade(patch, np.broadcast_to(typical, patch.shape))
+        candidate = _most_distinct(score, usable & mask & distinct)
+        if candidate is None or score[candidate] < level:
             continue
         colour = _keep_colour(image, candidate, profile.dimensions.keep_side * PATCH_SIDES * PX_PER_MM)
         if colour is not None:
-            x, y = region.to_mm(np.array(candidate[::-1], np.float64) + 0.5)
-            found.append(CourtyardKeep(colour, float(x), float(y), float(contrast[candidate]), texture))
+            x, y = region.to_mm(_centre_of(score, candidate, level) + 0.5)
+            found.append(CourtyardKeep(colour, float(x), float(y), float(score[candidate]), texture))
     return found
 
 
@@ -136,6 +143,19 @@ def _most_distinct(contrast: np.ndarray, where: np.ndarray) -> tuple[int, int] |
         return None
     index = int(np.argmax(np.where(where, contrast, -1.0)))
     return divmod(index, contrast.shape[1])
+
+
+def _centre_of(score: np.ndarray, peak: tuple[int, int], level: float) -> np.ndarray:
+    """The patch's centre (x, y pixels): the middle of the scores over half the level around its peak, where
+    they join it (the scores plateau over a keep, the peak anywhere on it)."""
+    y, x = peak
+    half = 16
+    y0, x0 = max(0, y - half), max(0, x - half)
+    window = score[y0:y + half + 1, x0:x + half + 1]
+    above = (window >= max(0.5 * level, window[y - y0, x - x0] - 0.5 * level)).astype(np.uint8)
+    _, parts = cv2.connectedComponents(above, connectivity=8)
+    ys, xs = np.nonzero(parts == parts[y - y0, x - x0])
+    return np.array([x0 + xs.mean(), y0 + ys.mean()])
 
 
 def _keep_colour(image: np.ndarray, centre: tuple[int, int], size_px: float) -> str | None:

@@ -1,0 +1,84 @@
+"""Keeps of the table's own colour, looked for in the courtyards no keep claims (`courtyard_keeps`)."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tablesight.calibration.card_detection import virtual_card
+from tablesight.calibration.pieces import NOMINAL_PROFILE
+from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
+from tablesight.vision.table_view import TableView
+
+PX_PER_MM = 2.0
+TOWERS = np.array([[x, y] for x in (-100.0, -20.0, 60.0) for y in (-40.0, 40.0)])
+LEFT = np.array([[-95.0, -35.0], [-25.0, -35.0], [-25.0, 35.0], [-95.0, 35.0]])  # inside the walls
+RIGHT = LEFT + [80.0, 0.0]
+CLOTH_BGR = (45.0, 44.0, 100.0)  # a deep red cloth
+KEEP_TOP_MM = 22.0
+
+
+def _castle_on(cloth: np.ndarray, patches: list[tuple[np.ndarray, tuple[float, float, float]]]):
+    """The two-courtyard castle (grey walls) drawn straight down on `cloth`, with keep-sized squares of the
+    colours given at the centres given (mm): the view and the grey pieces' mask."""
+    image = cloth.copy()
+    view = TableView(image, virtual_card(image, PX_PER_MM))
+
+    def px(points_mm, height=0.0):
+        return np.round(view.card.table_to_image(np.asarray(points_mm, np.float64), height)).astype(np.int32)
+
+    grey = np.zeros(image.shape[:2], np.uint8)
+    for a in TOWERS:
+        for b in TOWERS:
+            if (a[0] == b[0]) != (a[1] == b[1]) and abs(b - a).max() == 80:  # walls between neighbours
+                cv2.line(grey, tuple(px([a])[0]), tuple(px([b])[0]), 255, int(10 * PX_PER_MM))
+    image[grey > 0] = (150, 150, 150)
+    for centre, bgr in patches:
+        corners = np.asarray(centre) + [[-11, -11], [11, -11], [11, 11], [-11, 11]]
+        cv2.fillPoly(image, [px(corners, KEEP_TOP_MM)], bgr)  # a keep's top, seen from above
+    return TableView(image, virtual_card(image, PX_PER_MM)), grey
+
+
+def _mottled_cloth(seed: int, shape=(600, 800)) -> np.ndarray:
+    """A red cloth: its colour mottled at large scale and grainy at small, as a woven cloth photographs."""
+    rng = np.random.default_rng(seed)
+    mottle = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 25) * 60
+    grain = rng.normal(0, 4, shape + (3,))
+    cloth = np.asarray(CLOTH_BGR) * (1 + 0.06 * mottle[..., None]) + grain
+    return np.clip(cloth, 0, 255).astype(np.uint8)
+
+
+def _found(view, grey, courtyards):
+    return keeps_in_courtyards(view, grey, [], courtyards, TOWERS, NOMINAL_PROFILE)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_red_keep_a_shade_lighter_than_a_red_cloth_is_found_in_its_courtyard_only(seed):
+    view, grey = _castle_on(_mottled_cloth(seed), [((-60.0, 5.0), (58, 54, 118))])
+    found = _found(view, grey, [LEFT, RIGHT])
+    assert [k.color for k in found] == ["red"]
+    assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+    assert found[0].contrast > 2 * found[0].texture
+
+
+def test_a_shadow_of_the_cloths_own_hue_is_not_a_keep():
+    view, grey = _castle_on(_mottled_cloth(4), [((-60.0, 5.0), (30, 29, 66))])  # darker, same hue
+    assert _found(view, grey, [LEFT, RIGHT]) == []
+
+
+def test_a_patch_of_no_keep_colour_is_not_a_keep():
+    view, grey = _castle_on(_mottled_cloth(5), [((-60.0, 5.0), (150, 140, 130))])  # a pale grey-blue card
+    assert _found(view, grey, [LEFT, RIGHT]) == []
+
+
+def test_on_a_check_as_busy_as_a_keep_nothing_is_taken_for_one():
+    """A red and orange check of squares about a keep's size: the table's own texture sets the level."""
+    yy, xx = np.mgrid[0:600, 0:800]
+    check = ((xx // 40 + yy // 40) % 2).astype(bool)
+    cloth = np.where(check[..., None], np.array([40, 40, 110], np.uint8), np.array([30, 90, 160], np.uint8))
+    view, grey = _castle_on(cloth.astype(np.uint8), [((-60.0, 5.0), (58, 54, 118))])
+    assert _found(view, grey, [LEFT, RIGHT]) == []
+
+
+def test_nothing_is_looked_for_without_an_unclaimed_courtyard():
+    view, grey = _castle_on(_mottled_cloth(6), [((-60.0, 5.0), (58, 54, 118))])
+    assert _found(view, grey, []) == []
