@@ -47,6 +47,16 @@ def test_a_red_keep_on_a_red_and_green_striped_cloth_is_read_where_the_castle_ne
     assert any("keep at (32" in note and "of a colour the table has" in note for note in reading.notes)
 
 
+def test_red_keeps_on_a_red_cloth_are_read_in_the_courtyards_they_claim():
+    """Fresh seed 6060, photo 009: four red keeps on a mottled red cloth, a shade lighter than it (ΔE 7–10,
+    the cloth's own texture 2.4): no colour mask tells them from the cloth. Looked for as keep-sized patches
+    standing out in the courtyards left unclaimed, three are read, each named in the notes; the fourth,
+    against a wall, stands out too little. Before: none, four courtyards unclaimed."""
+    counts, reading = _read_against_truth(HERE / "data" / "red-keeps-on-red-cloth.jpg")
+    assert counts["keep"]["tp"] >= 3 and counts["keep"]["fp"] == 0
+    assert sum("of nearly the table's colour" in note for note in reading.notes) >= 3
+
+
 def test_a_castle_a_metre_from_a_small_card_is_read_through_a_lens_refined_twice():
     """A castle 1.1 m from a card 1/15 of the photo wide, whose focal length the card puts at 0.54 of the
     true one. The castle's walls take the lens 40 % of the way in one fit; fitted once more through the
