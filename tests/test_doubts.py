@@ -121,3 +121,20 @@ def test_a_tower_read_in_a_long_walls_run_may_be_its_middle_and_is_settled_as_th
     stored = [doubt.to_dict()]
     assert still_in_doubt(stored, board, DIMS)[0].id == "t2"
     assert still_in_doubt(stored, checked, DIMS) == []
+
+
+def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_the_truth():
+    from tablesight.vision.castellan.doubts import still_in_doubt
+    from tablesight.vision.castellan.evaluate import settled
+
+    inferred = replace(_keep(1.5 * SPAN), inferred=True)
+    reading, board = _reading([_keep(SPAN / 2), inferred])
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.otherwise) == ("keep", "k1", "absent")
+    assert doubt.changed == {"red": (8, 4)} and "red keep read where the castle needs one" in doubt.sentence()
+    # Still in doubt on the same board, settled once the keep is deleted by hand.
+    assert [d.id for d in still_in_doubt([doubt.to_dict()], board, DIMS)] == ["k1"]
+    assert still_in_doubt([doubt.to_dict()], replace(board, keeps=board.keeps[:1]), DIMS) == []
+    # Looked at on the table: kept where the truth has a keep, dropped where it has none.
+    assert len(settled(board, [doubt], board).keeps) == 2
+    assert len(settled(board, [doubt], replace(board, keeps=board.keeps[:1])).keeps) == 1

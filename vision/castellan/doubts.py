@@ -1,7 +1,8 @@
 """What a reading is unsure of, and what hangs on each doubt.
 
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
-double, a tower or a wall hidden behind a keep was inferred from the rules, not seen, and a tower read
+double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
+hidden behind a keep was inferred from the rules, not seen, and a tower read
 in a long wall's run (by its height alone) may be that wall's middle. The reader
 marks them; here the board is scored the other way round for each, so a player or an organiser knows
 which few pieces to look at on the table, and which of them would change a score.
@@ -64,6 +65,9 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
 
     found = []
     for i, keep in enumerate(reading.keeps):
+        if keep.inferred and i < len(board.keeps):
+            found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{keep.color} keep read where the castle "
+                               f"needs one", "absent", replace(board, keeps=board.keeps[:i] + board.keeps[i + 1:])))
         if not keep.double_certain and i < len(board.keeps):
             kind = "double" if keep.double else "single"
             other = "single" if keep.double else "double"
@@ -112,7 +116,11 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
 
     if doubt.piece == "keep":
         for i, keep in enumerate(board.keeps):
-            if near(keep.position) and keep.double == doubt.read_double and doubt.read.endswith(f"{keep.color} keep"):
+            if doubt.otherwise == "absent":  # read where the castle needs a keep
+                if near(keep.position) and doubt.read.startswith(f"{keep.color} keep"):
+                    return f"k{i}", replace(board, keeps=board.keeps[:i] + board.keeps[i + 1:])
+            elif near(keep.position) and keep.double == doubt.read_double \
+                    and doubt.read.endswith(f"{keep.color} keep"):
                 return f"k{i}", _keep_flipped(board, i)
     elif doubt.piece == "tower":
         for tower in board.towers:

@@ -160,9 +160,9 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
 
 def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
     """The board once a player has looked at each doubtful piece on the table: a keep single or double
-    as the truth's keep there is, an inferred tower or wall kept only if the truth has one there (a tower
+    as the truth's keep there is, an inferred keep, tower or wall kept only if the truth has one there (a tower
     read in a long wall's run, if not, made that long wall again)."""
-    keeps = list(board.keeps)
+    keeps, absent = list(board.keeps), set()
     for doubt in doubts:
         if doubt.piece == "keep":
             i = int(doubt.id[1:])
@@ -170,7 +170,9 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
                     and math.dist(k.position, keeps[i].position) < 2 * MATCH_MM]
             if same:
                 keeps[i] = replace(keeps[i], double=min(same, key=lambda k: math.dist(k.position, doubt.where)).double)
-    board = replace(board, keeps=tuple(keeps))
+            elif doubt.otherwise == "absent":  # read where the castle needs a keep, and none is there
+                absent.add(i)
+    board = replace(board, keeps=tuple(k for i, k in enumerate(keeps) if i not in absent))
     for doubt in doubts:
         if doubt.piece == "tower" and not any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
             board = (without_tower(board, doubt.id) if doubt.otherwise == "absent"

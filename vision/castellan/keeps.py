@@ -79,6 +79,9 @@ class KeepReading:
     shadow_noise: float = 0.0
     area_share: float = 1.0  # the area carved on the keep's body planes, in keep sides² (a keep seen whole: ~1.3)
     turn: float | None = None  # radians from the table's x axis to a side of its square (0–90°), if carved square
+    # Not told by its colour as keeps are, but read where the castle needs a keep (a colour the table has, a
+    # patch standing out in an unclaimed courtyard): it may be the table's own pattern. Check it.
+    inferred: bool = False
 
 
 @dataclass(frozen=True)

@@ -548,7 +548,7 @@ class CastellanReader:
         found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
                             self.profile.dimensions.keep_side)
         for keep in found:
-            reading.keeps.append(decide_doubles([keep])[0])
+            reading.keeps.append(replace(decide_doubles([keep])[0], inferred=True))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the table has, was read "
                 f"where the castle needs it (without it the board breaks more rules) — check it"))
@@ -561,7 +561,7 @@ class CastellanReader:
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
                                          unclaimed, towers, self.profile):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
-                                             top_height_mm=None))
+                                             top_height_mm=None, inferred=True))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
                 f"a courtyard no other keep claims (it stands out from the table around it by ΔE "
