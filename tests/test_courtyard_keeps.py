@@ -82,3 +82,17 @@ def test_on_a_check_as_busy_as_a_keep_nothing_is_taken_for_one():
 def test_nothing_is_looked_for_without_an_unclaimed_courtyard():
     view, grey = _castle_on(_mottled_cloth(6), [((-60.0, 5.0), (58, 54, 118))])
     assert _found(view, grey, []) == []
+
+
+def test_a_castle_read_over_metres_is_looked_at_more_coarsely_and_the_keep_still_found():
+    """A tower misread 2.5 m away stretches the castle's window: it is sampled under 1 px/mm, not grown."""
+    from tablesight.vision.castellan.courtyard_keeps import MAX_SIDE_PX
+
+    view, grey = _castle_on(_mottled_cloth(7), [((-60.0, 5.0), (58, 54, 118))])
+    sizes = []
+    rectify = view.rectify
+    view.rectify = lambda height, region, **kw: sizes.append(region.size) or rectify(height, region, **kw)
+    towers = np.vstack([TOWERS, [[2500.0, 0.0]]])
+    found = keeps_in_courtyards(view, grey, [], [LEFT, RIGHT], towers, NOMINAL_PROFILE)
+    assert [k.color for k in found] == ["red"] and abs(found[0].x + 60) <= 5
+    assert max(sizes[0]) <= MAX_SIDE_PX + 1

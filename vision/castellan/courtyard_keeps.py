@@ -25,6 +25,7 @@ from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colou
 from tablesight.vision.table_view import Region, TableView
 
 PX_PER_MM = 1.0  # a keep is 22 px across: enough to average its colour, cheap over a whole castle
+MAX_SIDE_PX = 2000  # a castle read over more than 2 m (towers misread far apart) is looked at more coarsely
 MARGIN_MM = 60.0  # the table around the castle's towers taken as the table's own texture
 PATCH_SIDES = 0.8  # the patch compared: this share of a keep's side (its edges blur into the table)
 AROUND_SIDES = 2.2  # ... with the table in the square this many sides across around it
@@ -58,12 +59,13 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     if not courtyards or len(towers_mm) == 0:
         return []
     lo, hi = towers_mm.min(axis=0) - MARGIN_MM, towers_mm.max(axis=0) + MARGIN_MM
-    region = Region(lo[0], lo[1], hi[0], hi[1], PX_PER_MM)
+    region = Region(lo[0], lo[1], hi[0], hi[1], min(PX_PER_MM, MAX_SIDE_PX / float(np.max(hi - lo))))
+    side_px = profile.dimensions.keep_side * region.px_per_mm
     height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
     image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
     seen = _table_seen(view, grey, keep_masks, height, region)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    contrast, patch, around, usable = _patch_contrast(lab, seen, profile.dimensions.keep_side * PX_PER_MM)
+    contrast, patch, around, usable = _patch_contrast(lab, seen, side_px)
     inside = [_polygon_mask(polygon, region, seen.shape) for polygon in courtyards]
     outside = usable & ~np.logical_or.reduce(inside)
     if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
@@ -82,9 +84,9 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         candidate = _most_distinct(score, usable & mask & distinct)
         if candidate is None or score[candidate] < level:
             continue
-        colour = _keep_colour(image, candidate, profile.dimensions.keep_side * PATCH_SIDES * PX_PER_MM)
+        colour = _keep_colour(image, candidate, PATCH_SIDES * side_px)
         if colour is not None:
-            x, y = region.to_mm(_centre_of(score, candidate, level) + 0.5)
+            x, y = region.to_mm(_centre_of(score, candidate, level, side_px) + 0.5)
             found.append(CourtyardKeep(colour, float(x), float(y), float(score[candidate]), texture))
     return found
 
@@ -96,7 +98,7 @@ def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarr
     pieces = (warp_labels(view, grey, 0.0, region) > 0) | (warp_labels(view, grey, height, region) > 0)
     for mask in keep_masks:
         pieces |= warp_labels(view, mask, height, region) > 0
-    size = int(round(2 * GREY_MARGIN_MM * PX_PER_MM)) | 1
+    size = int(round(2 * GREY_MARGIN_MM * region.px_per_mm)) | 1
     pieces = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
     return ~pieces & view.visible(height, region)
 
@@ -145,11 +147,11 @@ def _most_distinct(contrast: np.ndarray, where: np.ndarray) -> tuple[int, int] |
     return divmod(index, contrast.shape[1])
 
 
-def _centre_of(score: np.ndarray, peak: tuple[int, int], level: float) -> np.ndarray:
+def _centre_of(score: np.ndarray, peak: tuple[int, int], level: float, side_px: float) -> np.ndarray:
     """The patch's centre (x, y pixels): the middle of the scores over half the level around its peak, where
     they join it (the scores plateau over a keep, the peak anywhere on it)."""
     y, x = peak
-    half = 16
+    half = int(round(0.75 * side_px))  # the plateau lies within a keep's side of the peak
     y0, x0 = max(0, y - half), max(0, x - half)
     window = score[y0:y + half + 1, x0:x + half + 1]
     above = (window >= max(0.5 * level, window[y - y0, x - x0] - 0.5 * level)).astype(np.uint8)
