@@ -19,7 +19,6 @@ import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
@@ -49,7 +48,6 @@ KEEP_COLOURS = ("red", "blue", "yellow", "green")
 WARP_PAD_PX = 2  # beyond a set pixel, a linear warp still reads it this far
 NEAR_CASTLE_MM = 60.0
 CASTLE_PART_SHARE = 0.5  # a part of the castle read apart from the rest holds at least this share of its grey
-RUN_ELONGATION = 6.0  # ... or is a run of walls beside it: its grey spread this many times more along than across
 BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
 PINHOLE_MM2 = 60.0  # enclosed holes smaller than this in a carved solid are filled (a wall is 10 mm thick)
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
@@ -368,13 +366,13 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
 
 
 
-def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int, runs: np.ndarray) -> list[int]:
+def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int, run_px: float, run_area: float) -> list[int]:
     """The groups (labels, each with its box x, y, w, h) making up the castle: the one with most grey, and
     those within two joining distances (`near_px`) of the castle's box as it grows that hold at least
-    CASTLE_PART_SHARE of its grey, or that are `runs` of walls lying beside the box (within it along one
-    axis). A castle read with a stretch of it lost (a keep's shadow, a shade the colours took for table; walls
-    across a tilted view carved thin, leaving strips) falls apart into parts close together; a cup or a box
-    is broad, table texture specks."""
+    CASTLE_PART_SHARE of its grey, or that lie beside the box (within it along one axis) and are at least a
+    long wall's run long (`run_px`) and grey (`run_area`). A castle read with a stretch of it lost (a keep's
+    shadow, a shade the colours took for table; walls across a tilted view carved thin, leaving strips)
+    falls apart into parts close together; a cup or a box is broad, table texture specks."""
     main = int(np.argmax(area))
     parts = [main]
     x0, y0, w0, h0 = boxes[main]
@@ -388,27 +386,11 @@ def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int, runs: np.nd
             if i in parts or gap > 2 * near_px:
                 continue
             beside = min(x + w, x1) > max(x, x0) or min(y + h, y1) > max(y, y0)
-            if area[i] >= CASTLE_PART_SHARE * area[main] or (beside and runs[i]):
+            if area[i] >= CASTLE_PART_SHARE * area[main] or (beside and max(w, h) >= run_px and area[i] >= run_area):
                 parts.append(i)
                 x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + w), max(y1, y + h)
                 grown = True
     return parts
-
-
-def _wall_runs(labels: np.ndarray, counted: np.ndarray, boxes: np.ndarray, area: np.ndarray,
-               dims: PieceDimensions, px_per_mm: float) -> np.ndarray:
-    """Which groups are runs of walls: a long wall's length and grey at least, their grey drawn out along one
-    line (RUN_ELONGATION: the spread along it over the spread across), as walls are and a scatter of table
-    texture is not."""
-    runs = np.zeros(len(area), bool)
-    for i in np.flatnonzero(area >= dims.long_wall_length * dims.wall_thickness * px_per_mm ** 2):
-        x, y, w, h = boxes[i]
-        if max(w, h) < dims.centre_spacing("long") * px_per_mm:
-            continue
-        ys, xs = np.nonzero((labels[y:y + h, x:x + w] == i) & (counted[y:y + h, x:x + w] > 0))
-        spreads = np.linalg.eigvalsh(np.cov(np.vstack([xs, ys]).astype(np.float64)))
-        runs[i] = spreads[1] >= RUN_ELONGATION * max(spreads[0], 1.0)
-    return runs
 
 
 def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
@@ -441,8 +423,9 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     if all_parts:
         chosen = np.flatnonzero(area >= min_area)
     else:
-        runs = _wall_runs(labels, counted, stats[:, :4], area, profile.dimensions, coarse.px_per_mm)
-        chosen = _castle_parts(stats[:, :4], area, size, runs)
+        dims = profile.dimensions
+        run_area = dims.long_wall_length * dims.wall_thickness * coarse.px_per_mm ** 2
+        chosen = _castle_parts(stats[:, :4], area, size, dims.centre_spacing("long") * coarse.px_per_mm, run_area)
     if not len(chosen) or area[chosen].max() < min_area:
         return None
     ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))
