@@ -295,23 +295,6 @@ def test_a_castle_read_in_two_parts_is_one_castle_but_a_smaller_patch_apart_is_n
     assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 450, 265)
 
 
-def test_a_castle_carved_into_strips_is_one_castle_but_a_scatter_of_specks_beside_it_is_not():
-    """Seen at a tilt, walls across the view can carve too thin to join the castle's parts: a run of walls
-    a long wall's length or more lying beside the castle's box is the castle, however little grey it holds
-    against the rest; a sparse scatter of specks beside it is not."""
-    from tablesight.calibration.pieces import NOMINAL_PROFILE
-    from tablesight.vision.castellan.carving import _castle_box
-
-    coarse = Region(0.0, 0.0, 1600.0, 800.0, 0.5)  # 800 × 400 pixels
-    pieces = np.zeros((400, 800), np.uint8)
-    for x in range(100, 261, 32):  # the castle's middle: walls 5 px (10 mm) wide, one span (64 mm) apart
-        pieces[100:260, x:x + 5] = 1
-        pieces[x:x + 5, 100:260] = 1
-    pieces[120:260, 330:335] = 1  # a run of walls 65 px (130 mm) on, its cross walls carved away
-    pieces[20:80:20, 150:250:20] = 1  # specks above the castle, spread over a long wall's length
-    assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 335, 265)
-
-
 def test_a_bright_keep_on_a_dark_table_is_not_table_but_the_tables_shadow_is():
     from tablesight.vision.segmentation import TableModel, colour_features
 
