@@ -366,32 +366,19 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
 
 
 
-def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int, min_area: float) -> list[int]:
+def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:
     """The groups (labels, each with its box x, y, w, h) making up the castle: the one with most grey, and
-    those within two joining distances (`near_px`) of the castle's box as it grows, holding at least
-    CASTLE_PART_SHARE of its grey or, if lying within the box along one axis (a stretch of the castle
-    beside the rest), `min_area`. A castle read with a stretch of it lost (a keep's shadow, a shade the colours
-    took for table, walls across the view carved thin at a tilt) falls apart into parts close together; a cup
-    or a box is broad, table texture specks."""
+    any other holding at least CASTLE_PART_SHARE of its grey whose box lies within two joining distances
+    (`near_px`) of its box. A castle read with a stretch of it lost (a keep's shadow, a shade the colours
+    took for table) falls apart into big parts close together; a cup or a box is broad, table texture specks."""
     main = int(np.argmax(area))
+    mx, my, mw, mh = boxes[main]
     parts = [main]
-    box = boxes[main].astype(np.int64)
-    grown = True
-    while grown:
-        grown = False
-        x0, y0, x1, y1 = box[0], box[1], box[0] + box[2], box[1] + box[3]
-        for i in np.flatnonzero(area >= min_area):
-            if i in parts:
-                continue
-            x, y, w, h = boxes[i]
-            gap = max(x - x1, x0 - (x + w), y - y1, y0 - (y + h), 0)
-            beside = min(x + w, x1) - max(x, x0) > 0 or min(y + h, y1) - max(y, y0) > 0
-            if gap <= 2 * near_px and (area[i] >= CASTLE_PART_SHARE * area[main] or beside):
-                parts.append(int(i))
-                x0, y0 = min(x0, x), min(y0, y)
-                x1, y1 = max(x1, x + w), max(y1, y + h)
-                grown = True
-        box = np.array([x0, y0, x1 - x0, y1 - y0])
+    for i in np.flatnonzero(area >= CASTLE_PART_SHARE * area[main]):
+        x, y, w, h = boxes[i]
+        gap = max(x - (mx + mw), mx - (x + w), y - (my + mh), my - (y + h), 0)
+        if i != main and gap <= 2 * near_px:
+            parts.append(int(i))
     return parts
 
 
@@ -422,7 +409,7 @@ def _castle_box(pieces: np.ndarray, profile: PieceProfile, coarse: Region,
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     area = np.bincount(labels[counted > 0], minlength=count)
     area[0] = 0
-    chosen = np.flatnonzero(area >= min_area) if all_parts else _castle_parts(stats[:, :4], area, size, min_area)
+    chosen = np.flatnonzero(area >= min_area) if all_parts else _castle_parts(stats[:, :4], area, size)
     if not len(chosen) or area[chosen].max() < min_area:
         return None
     ys, xs = np.nonzero(np.isin(labels, chosen) & (pieces > 0))
