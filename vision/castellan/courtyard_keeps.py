@@ -74,21 +74,27 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     level = max(MIN_CONTRAST, TEXTURE_FACTOR * texture)
     found = []
     for mask in inside:
-        # Against the courtyard's own typical colour too: a patch of plain table beside a shadow or a dark
-        # piece stands out from the square around it, not from the courtyard.
-        typical = np.median(lab[seen & mask], axis=0) if np.any(seen & mask) else None
-        if typical is None:
-            continue
-        score = np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1))
-        distinct = _not_shade(patch, around) & _not_shade(patch, np.broadcast_to(typical, patch.shape))
-        candidate = _most_distinct(score, usable & mask & distinct)
-        if candidate is None or score[candidate] < level:
+        scores = _courtyard_scores(lab, contrast, patch, around, seen & mask)
+        candidate = None if scores is None else _most_distinct(scores, usable & mask)
+        if candidate is None or scores[candidate] < level:
             continue
         colour = _keep_colour(image, candidate, PATCH_SIDES * side_px)
         if colour is not None:
-            x, y = region.to_mm(_centre_of(score, candidate, level, side_px) + 0.5)
-            found.append(CourtyardKeep(colour, float(x), float(y), float(score[candidate]), texture))
+            x, y = region.to_mm(_centre_of(scores, candidate, level, side_px) + 0.5)
+            found.append(CourtyardKeep(colour, float(x), float(y), float(scores[candidate]), texture))
     return found
+
+
+def _courtyard_scores(lab: np.ndarray, contrast: np.ndarray, patch: np.ndarray, around: np.ndarray,
+                      table: np.ndarray) -> np.ndarray | None:
+    """How far each patch stands out in a courtyard whose table pixels are `table`: from the square around it
+    and from the courtyard's typical colour both (a patch of plain table beside a shadow or a dark piece stands
+    out from its square, not from the courtyard), and not as a shadow does (else 0); None if no table shows."""
+    if not table.any():
+        return None
+    typical = np.broadcast_to(np.median(lab[table], axis=0), patch.shape)
+    scores = np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1))
+    return np.where(_not_shade(patch, around) & _not_shade(patch, typical), scores, 0.0)
 
 
 def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray], height: float,
