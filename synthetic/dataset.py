@@ -68,7 +68,7 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
     if not board.keeps:
         return board
     forgotten = int(np.random.default_rng(seed).integers(len(board.keeps)))
-    return replace(board, keeps=board.keeps[:forgotten] + board.keeps[forgotten + 1:])
+    return board.without_keep(forgotten)
 
 
 def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,

@@ -229,7 +229,7 @@ def _keep_index(board: Board, ident) -> int:
 def _delete(board: Board, ident: str) -> Board:
     if ident.startswith("k"):
         index = _keep_index(board, ident)
-        return replace(board, keeps=board.keeps[:index] + board.keeps[index + 1:])
+        return board.without_keep(index)
     towers = board.tower_map()
     if ident in towers:
         # Walls in a removed tower keep their end as an open end where the tower stood.

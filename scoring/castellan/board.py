@@ -72,6 +72,10 @@ class Board:
         assert a is not None and b is not None, "validated boards give every open end a position"
         return a, b
 
+    def without_keep(self, index: int) -> Board:
+        """The same board with its `index`-th keep taken off."""
+        return replace(self, keeps=self.keeps[:index] + self.keeps[index + 1:])
+
     def transformed(self, angle_deg: float = 0.0, dx: float = 0.0, dy: float = 0.0) -> Board:
         """The same board rotated about the origin by `angle_deg` and then translated."""
         c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))

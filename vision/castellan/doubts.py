@@ -67,7 +67,7 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
     for i, keep in enumerate(reading.keeps):
         if keep.inferred and i < len(board.keeps):
             found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{keep.color} keep read where the castle "
-                               f"needs one", "absent", replace(board, keeps=board.keeps[:i] + board.keeps[i + 1:])))
+                               f"needs one", "absent", board.without_keep(i)))
         if not keep.double_certain and i < len(board.keeps):
             kind = "double" if keep.double else "single"
             other = "single" if keep.double else "double"
@@ -118,7 +118,7 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
         for i, keep in enumerate(board.keeps):
             if doubt.otherwise == "absent":  # read where the castle needs a keep
                 if near(keep.position) and doubt.read.startswith(f"{keep.color} keep"):
-                    return f"k{i}", replace(board, keeps=board.keeps[:i] + board.keeps[i + 1:])
+                    return f"k{i}", board.without_keep(i)
             elif near(keep.position) and keep.double == doubt.read_double \
                     and doubt.read.endswith(f"{keep.color} keep"):
                 return f"k{i}", _keep_flipped(board, i)

@@ -554,7 +554,7 @@ class CastellanReader:
                 f"where the castle needs it (without it the board breaks more rules) — check it"))
         return broken
 
-    def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> int:
+    def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
         report = score_board(self._board(reading), self.profile.dimensions)
         unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
@@ -566,7 +566,6 @@ class CastellanReader:
                 f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
                 f"a courtyard no other keep claims (it stands out from the table around it by ΔE "
                 f"{found.contrast:.1f}, the table's own texture by {found.texture:.1f}) — check it"))
-        return broken
 
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                     planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
