@@ -40,6 +40,10 @@ MIN_GREY_VALUE = 0.07  # card-normalised brightness below which a pixel's colour
 # in card units is that colour and noise, an absolute chroma of about this over their value.
 DARKEST_GREY = 0.03
 DARK_CHROMA = 0.015
+# Dark grey plastic's sides turned from the sun are darker than the card's ink (card units 0–0.02, 5 stops
+# below a pale wood: fresh 6363-005, a castle lost to its tops alone); a cast shadow on the table, lit by the
+# sky or the room, stays within about two stops of the table's light.
+FAR_DARKER_STOPS = 3.0
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 # Grey plastic on a faintly tinted table of its own brightness (a pale lavender board, fresh 5353-029: the
 # table 0.013 from grey in chromaticity, spread 0.002; the plastic's tops 0.003): nearer grey than the
@@ -357,6 +361,16 @@ def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
     if plastic_below is not None:
         darker |= steps < -plastic_below
     return (brighter | darker) & (feats.saturation < MAX_GREY_SATURATION)
+
+
+def far_darker(feats: ColourFeatures, light: TableLight, window: tuple[int, int, int, int] | None = None
+               ) -> np.ndarray:
+    """Pixels too dark for their colour to be read (MIN_GREY_VALUE) and far darker than the table's light
+    there (FAR_DARKER_STOPS): the sides of dark grey plastic turned from the light, darker than the card's
+    ink. A shadow cast on the table is lit by the rest of the room and stays far brighter than that; on a
+    table this dark itself, no pixel can step so far below it."""
+    steps, _ = brightness_steps(feats, light, window)
+    return (feats.value <= MIN_GREY_VALUE) & (steps < -FAR_DARKER_STOPS)
 
 
 def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: float = GREY_TABLE_LIKENESS,

@@ -33,6 +33,7 @@ from tablesight.vision.segmentation import (
     TableModel,
     TableTint,
     colour_features,
+    far_darker,
     grey_mask,
     in_keep_hue,
     keep_masks,
@@ -105,8 +106,10 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source))
         by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
                       & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
-    by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
+    if look.dark_sides:
+        by_colour |= far_darker(feats, light, window)
+    by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(grey_feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if look.deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
