@@ -79,6 +79,17 @@ def test_walls_whose_sides_face_away_from_the_sun_are_read_from_their_dark_sides
     assert counts["short"]["tp"] + counts["long"]["tp"] >= 48
 
 
+def test_dark_plastic_whose_shaded_sides_are_darker_than_the_cards_ink_is_read():
+    """Dark slate plastic on pale wood in sunshine, at 38° (fresh seed 6363, photo-005): the walls' sides
+    turned from the sun are darker than the card's black ink (0 in card units, 5 stops below the wood),
+    no colour can be read there, and only the tops were grey: two towers of 21 were read, as no castle.
+    Taken for plastic by the look seeing dark sides, and looked for over the whole photo, they are."""
+    counts, reading = _read_against_truth(HERE / "data" / "dark-plastic-on-wood.jpg")
+    assert reading.look.dark_sides
+    assert counts["tower"]["tp"] >= 18 and counts["tower"]["fp"] <= 1
+    assert counts["short"]["tp"] + counts["long"]["tp"] >= 26
+
+
 def test_a_box_of_tinted_grey_plastic_is_read():
     """Mauve-grey plastic on a dark table (generated with `--plastic-grey 60 110 --plastic-tint 15`, seed
     5151, photo-002): in card units the plastic is 0.3 saturated, beyond any grey the usual looks take, and

@@ -733,6 +733,25 @@ def test_dark_sides_of_grey_are_plastic_in_their_look_and_a_cast_shadow_is_not()
     assert not dark[10:30, 35:50].any() and not dark[:, 27:33].any()
 
 
+def test_pixels_far_darker_than_a_pale_table_are_plastic_but_a_shadow_or_a_dark_table_is_not():
+    """Below the card's ink (card units ~0) no colour can be read: on a pale table's light such a pixel is
+    5 stops down, where only dark plastic's shaded sides go; a cast shadow two stops down is not marked,
+    nor anything on a table so dark that no pixel can step that far below it."""
+    from tablesight.vision.segmentation import TableLight, colour_features, far_darker
+
+    def light_of(value: float) -> TableLight:
+        return TableLight(np.array([np.log2(value), 0, 0, 0, 0, 0]), 0.05, (40, 60))
+
+    pale = np.tile(np.array([0.45, 0.55, 0.6], np.float32), (40, 60, 1))  # pale wood, ~0.53
+    pale[10:30, 5:15] = 0.004  # a dark wall's side turned from the sun
+    pale[10:30, 25:35] = pale[0, 0] / 4  # the table in a wall's shadow: 2 stops down
+    marked = far_darker(colour_features(pale), light_of(0.53))
+    assert marked[10:30, 5:15].all() and not marked[:, 20:].any()
+    dark = np.tile(np.array([0.03, 0.035, 0.04], np.float32), (40, 60, 1))  # a black cloth
+    dark[10:30, 5:15] = 0.004
+    assert not far_darker(colour_features(dark), light_of(0.035)).any()
+
+
 def _towers_only(count: int):
     """A reading of `count` towers in a row (no walls) and its report."""
     from tablesight.scoring.castellan.board import Board, Tower

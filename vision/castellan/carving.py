@@ -107,7 +107,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
                       & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
-    if look.dark_sides:
+    if look.darkest_sides:
         by_colour |= far_darker(feats, light, window)
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(grey_feats, table_hue, light, window,

@@ -42,6 +42,7 @@ class Look:
     lower_shares: tuple[float, ...] = (0.25, 0.5)
     grey_saturation: float = MAX_GREY_SATURATION  # the most saturated grey plastic looks (`classify_pixels`)
     dark_sides: bool = False  # grey plastic's darkest sides, tinted by the shade's light, too (`grey_mask`)
+    darkest_sides: bool = False  # ... and what is darker than the card's ink, far below the table (`far_darker`)
     own_tint: bool = False  # grey seen in the photo balanced on the plastic's own tint (`plastic_tint`)
     nearer_grey: bool = False  # ... or as what is nearer grey than a tinted table (`TableTint.nearer_grey`)
 
@@ -85,6 +86,7 @@ LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("only deep shade taken for plastic", shadows_are_table=True, deep_shade_is_plastic=True),
          Look("grey tinted by mixed light", grey_saturation=MIXED_LIGHT_GREY_SATURATION),
          Look("dark sides taken for plastic", dark_sides=True),
+         Look("sides darker than the card's ink taken for plastic", dark_sides=True, darkest_sides=True),
          Look("grey of the plastic's own tint", own_tint=True, grey_saturation=MIXED_LIGHT_GREY_SATURATION),
          Look("grey nearer grey than a tinted table", nearer_grey=True))
 
