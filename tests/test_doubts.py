@@ -127,9 +127,11 @@ def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_
     from tablesight.vision.castellan.doubts import still_in_doubt
     from tablesight.vision.castellan.evaluate import settled
 
-    inferred = replace(_keep(1.5 * SPAN), inferred=True)
+    # Its single or double was not measured: still one line, not two (whoever looks sees both).
+    inferred = replace(_keep(1.5 * SPAN), inferred=True, double_certain=False)
     reading, board = _reading([_keep(SPAN / 2), inferred])
     (doubt,) = find_doubts(reading, board, DIMS)
+    assert doubt.sentence().startswith("single red keep read where the castle needs one")
     assert (doubt.piece, doubt.id, doubt.otherwise) == ("keep", "k1", "absent")
     assert doubt.changed == {"red": (8, 4)} and "red keep read where the castle needs one" in doubt.sentence()
     # Still in doubt on the same board, settled once the keep is deleted by hand.

@@ -65,12 +65,14 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
 
     found = []
     for i, keep in enumerate(reading.keeps):
-        if keep.inferred and i < len(board.keeps):
-            found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{keep.color} keep read where the castle "
-                               f"needs one", "absent", board.without_keep(i)))
-        if not keep.double_certain and i < len(board.keeps):
-            kind = "double" if keep.double else "single"
-            other = "single" if keep.double else "double"
+        if i >= len(board.keeps):
+            continue
+        kind, other = ("double", "single") if keep.double else ("single", "double")
+        # An inferred keep is one line: whoever looks whether it is there sees whether it is double too.
+        if keep.inferred:
+            found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{kind} {keep.color} keep read where "
+                               f"the castle needs one", "absent", board.without_keep(i)))
+        elif not keep.double_certain:
             found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{kind} {keep.color} keep", other,
                                _keep_flipped(board, i)))
     for tower, read in zip(board.towers, reading.towers, strict=True):
@@ -117,7 +119,7 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
     if doubt.piece == "keep":
         for i, keep in enumerate(board.keeps):
             if doubt.otherwise == "absent":  # read where the castle needs a keep
-                if near(keep.position) and doubt.read.startswith(f"{keep.color} keep"):
+                if near(keep.position) and f"{keep.color} keep read where" in doubt.read:
                     return f"k{i}", board.without_keep(i)
             elif near(keep.position) and keep.double == doubt.read_double \
                     and doubt.read.endswith(f"{keep.color} keep"):
