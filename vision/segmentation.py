@@ -41,8 +41,8 @@ MIN_GREY_VALUE = 0.07  # card-normalised brightness below which a pixel's colour
 DARKEST_GREY = 0.03
 DARK_CHROMA = 0.015
 # Dark grey plastic's sides turned from the sun are darker than the card's ink (card units 0–0.02, 5 stops
-# below a pale wood: fresh 6363-005, a castle lost to its tops alone); a cast shadow on the table, lit by the
-# sky or the room, stays within about two stops of the table's light.
+# below a pale wood: fresh 6363-005, a castle lost to its tops alone). The walls' cast shadows on a dark grey
+# cloth fall as deep (6363-007, at the 1/64 floor), so only a look of its own takes these for plastic.
 FAR_DARKER_STOPS = 3.0
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 # Grey plastic on a faintly tinted table of its own brightness (a pale lavender board, fresh 5353-029: the
@@ -367,8 +367,9 @@ def far_darker(feats: ColourFeatures, light: TableLight, window: tuple[int, int,
                ) -> np.ndarray:
     """Pixels too dark for their colour to be read (MIN_GREY_VALUE) and far darker than the table's light
     there (FAR_DARKER_STOPS): the sides of dark grey plastic turned from the light, darker than the card's
-    ink. A shadow cast on the table is lit by the rest of the room and stays far brighter than that; on a
-    table this dark itself, no pixel can step so far below it."""
+    ink — and, under a hard light or on a dark cloth, the deepest cast shadows (the carving keeps only what
+    stands up; the look taking these is weighed against the others). On a table within that many stops of
+    the darkest brightness measured (1/64 of the card's white), nothing is marked."""
     steps, _ = brightness_steps(feats, light, window)
     return (feats.value <= MIN_GREY_VALUE) & (steps < -FAR_DARKER_STOPS)
 
