@@ -83,9 +83,9 @@ def test_dark_plastic_whose_shaded_sides_are_darker_than_the_cards_ink_is_read()
     """Dark slate plastic on pale wood in sunshine, at 38° (fresh seed 6363, photo-005): the walls' sides
     turned from the sun are darker than the card's black ink (0 in card units, 5 stops below the wood),
     no colour can be read there, and only the tops were grey: two towers of 21 were read, as no castle.
-    Taken for plastic by the look seeing dark sides, and looked for over the whole photo, they are."""
+    Looked for over the whole photo by the look taking what is darker than the ink for plastic, they are."""
     counts, reading = _read_against_truth(HERE / "data" / "dark-plastic-on-wood.jpg")
-    assert reading.look.dark_sides
+    assert reading.look.darkest_sides
     assert counts["tower"]["tp"] >= 18 and counts["tower"]["fp"] <= 1
     assert counts["short"]["tp"] + counts["long"]["tp"] >= 26
 

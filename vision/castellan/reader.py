@@ -224,12 +224,11 @@ class CastellanReader:
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
         # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
-        # time. More pieces left off the castle than it has towers: the castle read is a fragment of a bigger
-        # one, so the other looks see the whole photo too.
+        # time. Two towers or fewer (`_no_castle`) may be an early castle, or the tops of a castle whose dark
+        # sides went unseen; more pieces left off the castle than it has towers, a fragment of a bigger one:
+        # either way the other looks see the whole photo too, and are weighed as usual.
         lost = first.board is None or not first.towers
-        # Two towers or fewer (MAX_SPECK_TOWERS) may be an early castle, or the tops of a castle whose dark sides
-        # went unseen: the other looks see the whole photo too, and are weighed as usual.
-        whole = lost or fragment(first) or self._no_castle(first)
+        whole = self._no_castle(first) or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
         if lost:
             broken = math.inf
