@@ -839,9 +839,29 @@ def test_a_piece_smaller_than_a_keep_outside_every_courtyard_is_left_out_but_not
     die = KeepReading("yellow", 120.0, 30.0, False, True, 32.0, area_share=0.5)
     reserve = KeepReading("blue", 130.0, -40.0, False, True, 32.0, area_share=1.2)  # keep-sized: warned of
     reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, die, reserve])
-    CastellanReader()._leave_out_small_keeps_outside(reading)
+    CastellanReader()._leave_out_small_keeps_claiming_nothing(reading)
     assert reading.keeps == [claim, reserve]
     assert reading.stranded == 1 and "smaller than a keep" in reading.notes[-1]
+
+
+def test_a_patch_smaller_than_a_keep_in_a_courtyard_another_colours_keep_claims_is_left_out():
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0), (128.0, 0.0), (128.0, 64.0)]
+    towers = [TowerReading(x, y, 12.0) for x, y in corners]
+    walls = [WallReading("short", a, b, None, 1.0) for a, b in ((0, 1), (1, 2), (2, 3), (3, 0), (1, 4), (4, 5),
+                                                                (5, 2))]
+    claim = KeepReading("red", 20.0, 32.0, False, True, 32.0, area_share=1.2)
+    felt = KeepReading("green", 46.0, 30.0, False, True, 32.0, area_share=0.4)  # felt seen between walls
+    hidden = KeepReading("blue", 84.0, 32.0, False, True, 32.0, area_share=0.5)  # partly hidden keeps ...
+    beside = KeepReading("yellow", 108.0, 32.0, False, True, 32.0, area_share=0.5)  # ... neither seen whole
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, felt, hidden, beside])
+    CastellanReader()._leave_out_small_keeps_claiming_nothing(reading)
+    assert reading.keeps == [claim, hidden, beside]
+    assert reading.stranded == 1 and "another colour's keep claims" in reading.notes[-1]
 
 
 def test_two_keeps_of_one_colour_carved_as_one_blob_are_split_but_a_sliver_or_a_floor_is_not():

@@ -19,7 +19,7 @@ from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.scoring.castellan.report import Courtyard, Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import (
     PixelClasses,
@@ -366,7 +366,7 @@ class CastellanReader:
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
-            self._leave_out_small_keeps_outside(reading)
+            self._leave_out_small_keeps_claiming_nothing(reading)
             reading.board = self._board(reading)
         return reading
 
@@ -383,20 +383,34 @@ class CastellanReader:
                 f"card: check that the card's squares measure {SQUARE_MM:.1f} mm (print it at 100 %, actual "
                 f"size), or measure your own pieces once (tablesight calibrate pieces)"]
 
-    def _leave_out_small_keeps_outside(self, reading: PhotoReading) -> None:
-        """Keep-coloured pieces smaller than a keep (SMALL_KEEP_AREA_SHARE) standing outside every courtyard
-        are left out, and the notes say so: a keep stands in the courtyard it claims, and a die by the
-        castle carves much like a keep seen from above but is smaller."""
+    def _leave_out_small_keeps_claiming_nothing(self, reading: PhotoReading) -> None:
+        """Keep-coloured pieces smaller than a keep (SMALL_KEEP_AREA_SHARE) where no claim of theirs can be are
+        left out, and the notes say so: outside every courtyard (a keep stands in the courtyard it claims; a
+        die by the castle carves much like a keep seen from above but is smaller), or in a courtyard a keep
+        of another colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a
+        patch of the table's pattern seen between the walls is the likelier reading)."""
         report = score_board(self._board(reading), self.profile.dimensions)
-        claiming = {k for yard in report.courtyards for k in yard.keeps}
-        small_outside = [read for read, placed in zip(reading.keeps, report.board.keeps, strict=True)
-                         if placed not in claiming and read.area_share < SMALL_KEEP_AREA_SHARE]
-        if not small_outside:
+        index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}
+        yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
+
+        def whole_of_another_colour(keep: KeepReading, yard: Courtyard) -> bool:
+            return any(other.color != keep.color and reading.keeps[index_of[id(other)]].area_share
+                       >= SMALL_KEEP_AREA_SHARE for other in yard.keeps)
+
+        small = [i for i, keep in enumerate(reading.keeps) if keep.area_share < SMALL_KEEP_AREA_SHARE]
+        outside = [reading.keeps[i] for i in small if i not in yard_of]
+        in_claimed = [reading.keeps[i] for i in small
+                      if i in yard_of and whole_of_another_colour(reading.keeps[i], yard_of[i])]
+        if not outside and not in_claimed:
             return
-        reading.keeps = [k for k in reading.keeps if k not in small_outside]
-        reading.stranded += len(small_outside)
-        reading.notes.append(f"left out {len(small_outside)} keep-coloured piece(s) smaller than a keep standing "
-                             f"outside every courtyard (a die or clutter, not a claim)")
+        reading.keeps = [k for k in reading.keeps if k not in outside and k not in in_claimed]
+        reading.stranded += len(outside) + len(in_claimed)
+        if outside:
+            reading.notes.append(f"left out {len(outside)} keep-coloured piece(s) smaller than a keep standing "
+                                 f"outside every courtyard (a die or clutter, not a claim)")
+        if in_claimed:
+            reading.notes.append(f"left out {len(in_claimed)} keep-coloured patch(es) smaller than a keep in a "
+                                 f"courtyard another colour's keep claims (the table seen between the walls, C7)")
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
                           reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:
