@@ -221,6 +221,7 @@ class CastellanReader:
         first_report = self._report(first)
         best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
+        warned = _warning_count(first_report)
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
         # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
@@ -240,16 +241,19 @@ class CastellanReader:
                 continue
             start = time.perf_counter()
             self._say(f"reading again with the colours seen another way ({look.name})")
-            # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once.
-            same_keeps = first.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
-            keeps = first.raw_classes.keeps if same_keeps else None
+            # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once,
+            # and a later look is read with the best reading's keeps, so that it is weighed for its grey alone
+            # (the keeps of the look keeping dark colours apart may be what won it the lead).
+            same_keeps = best.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
+            keeps = best.raw_classes.keeps if same_keeps else None
             look_timings = dict(timings)
             with _timed(look_timings, "segment"):
                 raw = self._look_classes(image, first, look, window, keeps)
             if raw is not None:
                 # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
                 # on the same planes reads it alike.
-                seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest())
+                seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest(),
+                           id(keeps))
                 if seen_as in seen:
                     spent += (time.perf_counter() - start) * 1000
                     continue
@@ -259,10 +263,13 @@ class CastellanReader:
             other = self._read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
                                        view=first.view, window=window, keeps=keeps, keep_shadows=False)
             other_report = self._report(other)
-            other_broken = misfits(other, other_report)
-            if other_broken < broken and keeps_the_pieces(other, other_report, first, first_report, first_broken):
+            other_broken, other_warned = misfits(other, other_report), _warning_count(other_report)
+            # As many misread pieces either way: the reading raising fewer warnings is the likelier (one
+            # misplaced wall touching another and blocking an open end is one piece, but two warnings).
+            if (other_broken, other_warned) < (broken, warned) \
+                    and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
-                best, broken = other, other_broken
+                best, broken, warned = other, other_broken, other_warned
             else:
                 spent += (time.perf_counter() - start) * 1000
         if best is not first:  # read once more as the first was: with the keeps' shadows
@@ -270,8 +277,14 @@ class CastellanReader:
             # A first reading too poor to fit the lens to (too few walls, or misread ones) left the card's
             # lens; the look kept may read enough of the castle to fit it.
             refit = int(self.lens is None and best.card.focal_source not in ("castle", "assumed"))
-            best = self._read_through(image, focal_35mm, best.card, refit, dict(timings), best.look,
-                                      raw_classes=best.raw_classes, view=best.view)
+            again = self._read_through(image, focal_35mm, best.card, refit, dict(timings), best.look,
+                                       raw_classes=best.raw_classes, view=best.view)
+            if refit and not lost and misfits(again, self._report(again)) > first_broken:
+                # Through the lens fitted to this look's castle it reads worse than the first reading did (a look
+                # carving from high up fits the lens to the pieces' tops): read through the card's.
+                again = self._read_through(image, focal_35mm, best.card, 0, dict(timings), best.look,
+                                           raw_classes=best.raw_classes, view=best.view)
+            best = again
             spent += (time.perf_counter() - start) * 1000
         if spent:
             best.timings_ms["other looks"] = spent
@@ -835,6 +848,10 @@ def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
             a, b = reading.towers[w.start], reading.towers[w.end]
             ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
     return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def _warning_count(report: Report | None) -> int:
+    return len(report.warnings) if report is not None else 0
 
 
 def _drop_specks(reading: PhotoReading) -> None:
