@@ -212,8 +212,9 @@ class CastellanReader:
 
     def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
-        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`) among the
-        first and the other looks, tried while the best so far has some; another look counts only if it
+        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`; on a tie, raising
+        fewer warnings) among the first and the other looks, tried while the best so far has some, each later
+        look read with the best reading's keeps (weighed for its grey alone); another look counts only if it
         still reads most of the first's pieces (one that lost part of the castle breaks fewer rules for
         that alone). The lens does not depend on how
         colours are seen: the first reading's (refined) one and its view are reused, and only the part
@@ -274,17 +275,7 @@ class CastellanReader:
                 spent += (time.perf_counter() - start) * 1000
         if best is not first:  # read once more as the first was: with the keeps' shadows
             start = time.perf_counter()
-            # A first reading too poor to fit the lens to (too few walls, or misread ones) left the card's
-            # lens; the look kept may read enough of the castle to fit it.
-            refit = int(self.lens is None and best.card.focal_source not in ("castle", "assumed"))
-            again = self._read_through(image, focal_35mm, best.card, refit, dict(timings), best.look,
-                                       raw_classes=best.raw_classes, view=best.view)
-            if refit and not lost and misfits(again, self._report(again)) > first_broken:
-                # Through the lens fitted to this look's castle it reads worse than the first reading did (a look
-                # carving from high up fits the lens to the pieces' tops): read through the card's.
-                again = self._read_through(image, focal_35mm, best.card, 0, dict(timings), best.look,
-                                           raw_classes=best.raw_classes, view=best.view)
-            best = again
+            best = self._kept_look_read_again(image, focal_35mm, best, None if lost else first_broken, timings)
             spent += (time.perf_counter() - start) * 1000
         if spent:
             best.timings_ms["other looks"] = spent
@@ -296,6 +287,20 @@ class CastellanReader:
                               f"first reading broke (and the pieces it left off the castle) took {first_broken} "
                               f"misread piece(s) at least, this one's {broken}")
         return best
+
+    def _kept_look_read_again(self, image: np.ndarray, focal_35mm: float | None, kept: PhotoReading,
+                              first_misfits: int | None, timings: dict[str, float]) -> PhotoReading:
+        """The look kept, read once more as the first reading was (with the keeps' shadows). A first reading too
+        poor to fit the lens to (too few walls, or misread ones) left the card's lens; the look kept may read
+        enough of the castle to fit it — unless through that lens it misreads more than the first reading did
+        (`first_misfits`; a look carving from high up fits the lens to the pieces' tops): then the card's."""
+        refit = int(self.lens is None and kept.card.focal_source not in ("castle", "assumed"))
+        again = self._read_through(image, focal_35mm, kept.card, refit, dict(timings), kept.look,
+                                   raw_classes=kept.raw_classes, view=kept.view)
+        if refit and first_misfits is not None and misfits(again, self._report(again)) > first_misfits:
+            again = self._read_through(image, focal_35mm, kept.card, 0, dict(timings), kept.look,
+                                       raw_classes=kept.raw_classes, view=kept.view)
+        return again
 
     @staticmethod
     def _look_classes(image: np.ndarray, first: PhotoReading, look: Look, window: tuple[int, int, int, int] | None,
