@@ -19,7 +19,7 @@ from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
-from tablesight.scoring.castellan.report import Courtyard, Report, score_board
+from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import (
     PixelClasses,
@@ -223,6 +223,7 @@ class CastellanReader:
         best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
         warned = _warning_count(first_report)
+        keeps_seen_by = first.look.name  # the look whose keep masks the best reading so far was read with
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
         # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
@@ -247,6 +248,7 @@ class CastellanReader:
             # (the keeps of the look keeping dark colours apart may be what won it the lead).
             same_keeps = best.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
             keeps = best.raw_classes.keeps if same_keeps else None
+            keeps_from = keeps_seen_by if same_keeps else look.name
             look_timings = dict(timings)
             with _timed(look_timings, "segment"):
                 raw = self._look_classes(image, first, look, window, keeps)
@@ -254,7 +256,7 @@ class CastellanReader:
                 # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
                 # on the same planes reads it alike.
                 seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest(),
-                           id(keeps))
+                           keeps_from)
                 if seen_as in seen:
                     spent += (time.perf_counter() - start) * 1000
                     continue
@@ -270,7 +272,7 @@ class CastellanReader:
             if (other_broken, other_warned) < (broken, warned) \
                     and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
-                best, broken, warned = other, other_broken, other_warned
+                best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
             else:
                 spent += (time.perf_counter() - start) * 1000
         if best is not first:  # read once more as the first was: with the keeps' shadows
@@ -408,20 +410,19 @@ class CastellanReader:
         of another colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a
         patch of the table's pattern seen between the walls is the likelier reading)."""
         report = score_board(self._board(reading), self.profile.dimensions)
-        index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}
+        index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
+        small = {i for i, keep in enumerate(reading.keeps) if keep.area_share < SMALL_KEEP_AREA_SHARE}
 
-        def whole_of_another_colour(keep: KeepReading, yard: Courtyard) -> bool:
-            return any(other.color != keep.color and reading.keeps[index_of[id(other)]].area_share
-                       >= SMALL_KEEP_AREA_SHARE for other in yard.keeps)
+        def claimed_by_another_colour(i: int) -> bool:  # by a keep seen whole
+            return any(other.color != reading.keeps[i].color and index_of[id(other)] not in small
+                       for other in yard_of[i].keeps)
 
-        small = [i for i, keep in enumerate(reading.keeps) if keep.area_share < SMALL_KEEP_AREA_SHARE]
-        outside = [reading.keeps[i] for i in small if i not in yard_of]
-        in_claimed = [reading.keeps[i] for i in small
-                      if i in yard_of and whole_of_another_colour(reading.keeps[i], yard_of[i])]
+        outside = {i for i in small if i not in yard_of}
+        in_claimed = {i for i in small if i in yard_of and claimed_by_another_colour(i)}
         if not outside and not in_claimed:
             return
-        reading.keeps = [k for k in reading.keeps if k not in outside and k not in in_claimed]
+        reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in outside | in_claimed]
         reading.stranded += len(outside) + len(in_claimed)
         if outside:
             reading.notes.append(f"left out {len(outside)} keep-coloured piece(s) smaller than a keep standing "
