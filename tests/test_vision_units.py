@@ -90,6 +90,22 @@ def test_a_keep_read_double_is_placed_back_by_half_its_extra_lean():
     assert decided[0].double and (decided[0].x, decided[0].y) == (10.0, 32.0)
     assert not decided[1].double and (decided[1].x, decided[1].y) == (80.0, 40.0)
 
+
+def test_a_lean_every_keep_of_the_photo_shares_is_taken_off_before_single_or_double_is_told():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(lean_mm, colour, x):  # seen from nearly above: a single's and a double's leans 5 mm apart
+        return KeepReading(colour, x, 0.0, False, False, None, lean_mm / 5.0, 5.0)
+
+    # Every keep's colour reaches 5 mm farther than the model says (blur, exposure): read as they are,
+    # the singles at +5 mm lean like doubles; once the photo's shared lean is off, only the one at +10 mm.
+    keeps = [keep(5.0, "red", 0.0), keep(5.5, "red", 60.0), keep(4.5, "red", 120.0), keep(10.0, "red", 180.0),
+             keep(5.0, "blue", 240.0), keep(4.8, "blue", 300.0), keep(5.2, "blue", 360.0)]
+    decided = decide_doubles(keeps)
+    assert [k.double for k in decided] == [False, False, False, True, False, False, False]
+    # Too few keeps to tell the photo's own lean: none is taken off.
+    assert decide_doubles(keeps[:2])[0].lean_share == keeps[0].lean_share
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 
