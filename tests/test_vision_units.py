@@ -106,6 +106,21 @@ def test_a_lean_every_keep_of_the_photo_shares_is_taken_off_before_single_or_dou
     # Too few keeps to tell the photo's own lean: none is taken off.
     assert decide_doubles(keeps[:2])[0].lean_share == keeps[0].lean_share
 
+
+def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_read_double_but_in_doubt():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(area, colour, x):  # no lean measured: a single's and a double's lean hardly differ
+        return KeepReading(colour, x, 0.0, False, False, None, area_share=area)
+
+    keeps = [keep(1.30, "red", 0.0), keep(1.28, "red", 60.0), keep(1.62, "red", 120.0),
+             keep(1.32, "blue", 180.0), keep(1.27, "blue", 240.0), keep(1.31, "blue", 300.0)]
+    decided = decide_doubles(keeps)
+    assert [k.double for k in decided] == [False, False, True, False, False, False]
+    assert not decided[2].double_certain  # the area says little: it is checked by eye
+    # With too few keeps to know how much a keep carves in this photo, the area says nothing.
+    assert not any(k.double for k in decide_doubles(keeps[:3]))
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 

@@ -5,8 +5,9 @@ keep's colour runs from its base's near edge away from the camera to where its t
 lands. That length, and that length less the colour's width across the lean (which a
 turned keep does not change), are compared with what a single and a double keep would
 show from this camera, weighing the measurements' noise against how rare doubles are
-(C8: one per player per game). Where the evidence is weak (near straight below the
-camera the two lengths hardly differ) the keep is marked uncertain, not guessed.
+(C8: one per player per game). Near straight below the camera the two lengths hardly
+differ; the area the keep's colour carves, against the photo's other keeps, still says a little.
+Where the evidence is weak the keep is marked uncertain, not guessed.
 """
 
 from __future__ import annotations
@@ -59,6 +60,15 @@ MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own n
 # single's varies from −5 to +6 mm between photos, 2.5 mm within one). The median over a photo's keeps, most
 # of them single, is taken off each from this many keeps on (those sets: 60 wrong single/double calls → 51).
 MIN_KEEPS_FOR_LEAN_OFFSET = 6
+# Seen from nearly straight above a double keep's colour still carves more table on its body's planes than a
+# single's (its taller sides): over the photo's median keep area, singles carve 1.0 (spread AREA_NOISE) and
+# doubles AREA_GAIN[0] + AREA_GAIN[1] × the single–double lean gap (mm) more (fitted to 1,830 keeps of six
+# sets). Weighed only where that gap is under AREA_MAX_SPAN_MM: farther out the lean says it better, and the
+# two measures are of one blob.
+AREA_GAIN = (0.09, 0.03)
+AREA_NOISE = 0.14
+AREA_MAX_SPAN_MM = 5.0
+AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY = 0.05, 0.2  # a keep partly hidden, or joined to a patch of its colour
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
 CERTAIN_ODDS = 20.0  # a single/double decision is reported certain from these odds on (95 %)
@@ -265,22 +275,26 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
     game (C8), so the hypotheses are "no double" or "this one keep is the double", "no double" the less
     likely the more keeps the colour has (DOUBLED_CLAIM_SHARE). Each is weighed by
     the keeps' measured leans (how far from a single's and a double's, against the measurement's
-    noise, once the lean the photo's keeps all share is taken off); a keep whose posterior is not clear
-    either way is marked uncertain."""
+    noise, once the lean the photo's keeps all share is taken off), their shadows' reach and, seen from
+    nearly above, the area they carve (`_area_evidence`); a keep whose posterior is not clear either way
+    is marked uncertain."""
     by_colour: dict[str, list[int]] = {}
     for i, k in enumerate(keeps):
         by_colour.setdefault(k.color, []).append(i)
     keeps = _without_photo_lean_offset(keeps)
     decided = list(keeps)
     spread = _lean_noise_scale(keeps)
+    by_area = _area_evidence(keeps)
     for members in by_colour.values():
-        measured = [i for i in members if keeps[i].lean_share is not None or keeps[i].shadow_share is not None]
+        measured = [i for i in members if keeps[i].lean_share is not None or keeps[i].shadow_share is not None
+                    or i in by_area]
         if not measured:
             continue
         no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
         log_prior_each = math.log((1 - no_double) / len(members))
         scores = {None: math.log(no_double)}
-        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread) for i in measured})
+        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread) + by_area.get(i, 0.0)
+                       for i in measured})
         top = max(scores.values())
         weights = {h: math.exp(s - top) for h, s in scores.items()}
         # Unmeasured keeps of the colour could be the double too: their hypotheses keep their prior.
@@ -306,6 +320,24 @@ def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
     offset = float(np.median(leans))
     return [k if k.lean_share is None else replace(k, lean_share=k.lean_share - offset / k.lean_span_mm)
             for k in keeps]
+
+
+def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
+    """Log-likelihood ratio double : single of the area each keep carves, over the median of the photo's
+    keeps (told by their colour, MIN_KEEPS_FOR_LEAN_OFFSET or more: most of them single), for the keeps whose
+    single–double lean gap is under AREA_MAX_SPAN_MM (see AREA_GAIN)."""
+    areas = [k.area_share for k in keeps if not k.inferred]
+    if len(areas) < MIN_KEEPS_FOR_LEAN_OFFSET:
+        return {}
+    typical = float(np.median(areas))
+    evidence = {}
+    for i, keep in enumerate(keeps):
+        if keep.inferred or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
+            continue
+        gain = AREA_GAIN[0] + AREA_GAIN[1] * keep.lean_span_mm
+        evidence[i] = _robust_evidence((keep.area_share / typical - 1.0) / gain, AREA_NOISE / gain,
+                                       AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY)
+    return evidence
 
 
 def _placed_as_double(keep: KeepReading) -> KeepReading:
