@@ -56,10 +56,11 @@ SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
 LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own noise
 # A photo's keeps all lean a few mm more (or less) than the model predicts (their colour's edges grown or
-# shrunk by its exposure and blur alike; on 1,512 keeps of four sets the singles' median lean beyond a
+# shrunk by its exposure and blur alike; on 1,830 keeps of six sets the singles' median lean beyond a
 # single's varies from −5 to +6 mm between photos, 2.5 mm within one). The median over a photo's keeps, most
-# of them single, is taken off each from this many keeps on (those sets: 60 wrong single/double calls → 51).
-MIN_KEEPS_FOR_LEAN_OFFSET = 6
+# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56); it and the photo's
+# typical keep area (below) are told from this many keeps on.
+MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
 # Seen from nearly straight above a double keep's colour still carves more table on its body's planes than a
 # single's (its taller sides): over the photo's median keep area, singles carve 1.0 (spread AREA_NOISE) and
 # doubles AREA_GAIN[0] + AREA_GAIN[1] × the single–double lean gap (mm) more (fitted to 1,830 keeps of six
@@ -312,10 +313,10 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
 
 def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
     """The keeps with the lean all of this photo's keeps share beyond the model's taken off their lean
-    shares: the median over the keeps measured (MIN_KEEPS_FOR_LEAN_OFFSET or more) of their lean beyond a
+    shares: the median over the keeps measured (MIN_KEEPS_FOR_PHOTO_MEDIAN or more) of their lean beyond a
     single's, in mm. Most keeps are single (at most one double a colour, C8), so the median is a single's."""
     leans = [k.lean_share * k.lean_span_mm for k in keeps if k.lean_share is not None]
-    if len(leans) < MIN_KEEPS_FOR_LEAN_OFFSET:
+    if len(leans) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
         return list(keeps)
     offset = float(np.median(leans))
     return [k if k.lean_share is None else replace(k, lean_share=k.lean_share - offset / k.lean_span_mm)
@@ -324,10 +325,10 @@ def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
     """Log-likelihood ratio double : single of the area each keep carves, over the median of the photo's
-    keeps (told by their colour, MIN_KEEPS_FOR_LEAN_OFFSET or more: most of them single), for the keeps whose
+    keeps (told by their colour, MIN_KEEPS_FOR_PHOTO_MEDIAN or more: most of them single), for the keeps whose
     single–double lean gap is under AREA_MAX_SPAN_MM (see AREA_GAIN)."""
     areas = [k.area_share for k in keeps if not k.inferred]
-    if len(areas) < MIN_KEEPS_FOR_LEAN_OFFSET:
+    if len(areas) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
         return {}
     typical = float(np.median(areas))
     evidence = {}
