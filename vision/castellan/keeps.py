@@ -54,12 +54,12 @@ SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
 # a patch of the table): its lean then measures several gaps beyond a double's, which says nothing of
 # its height. Such a measure is taken to be anywhere within about twenty gaps, one time in twenty.
 LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
-MIN_KEEPS_FOR_NOISE_SCALE = 6  # fewer keeps say too little of the photo's own noise
 # A photo's keeps all lean a few mm more (or less) than the model predicts (their colour's edges grown or
 # shrunk by its exposure and blur alike; on 1,830 keeps of six sets the singles' median lean beyond a
 # single's varies from −5 to +6 mm between photos, 2.5 mm within one). The median over a photo's keeps, most
-# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56); it and the photo's
-# typical keep area (below) are told from this many keeps on.
+# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56). It, the photo's typical
+# keep area (below) and its leans' noise (`_lean_noise_scale`), all medians over its keeps, are told from this
+# many keeps on: fewer say too little of the photo.
 MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
 # Seen from nearly straight above a double keep's colour still carves more table on its body's planes than a
 # single's (its taller sides): over the photo's median keep area, singles carve 1.0 (spread AREA_NOISE) and
@@ -377,7 +377,7 @@ def _lean_noise_scale(keeps: list[KeepReading]) -> float:
     tell singles from doubles far less surely than the model would claim."""
     residuals = [min(abs(k.lean_share), abs(k.lean_share - 1)) / _lean_noise(k)
                  for k in keeps if k.lean_share is not None]
-    if len(residuals) < MIN_KEEPS_FOR_NOISE_SCALE:
+    if len(residuals) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
         return 1.0
     return max(1.0, math.sqrt(float(np.median(np.square(residuals))) / GAUSSIAN_MEDIAN_SQUARE))
 

@@ -422,8 +422,9 @@ class CastellanReader:
         in_claimed = {i for i in small if i in yard_of and claimed_by_another_colour(i)}
         if not outside and not in_claimed:
             return
-        reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in outside | in_claimed]
-        reading.stranded += len(outside) + len(in_claimed)
+        left_out = outside | in_claimed
+        reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in left_out]
+        reading.stranded += len(left_out)
         if outside:
             reading.notes.append(f"left out {len(outside)} keep-coloured piece(s) smaller than a keep standing "
                                  f"outside every courtyard (a die or clutter, not a claim)")
