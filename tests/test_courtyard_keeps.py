@@ -96,3 +96,18 @@ def test_a_castle_read_over_metres_is_looked_at_more_coarsely_and_the_keep_still
     found = keeps_in_courtyards(view, grey, [], [LEFT, RIGHT], towers, NOMINAL_PROFILE)
     assert [k.color for k in found] == ["red"] and abs(found[0].x + 60) <= 5
     assert max(sizes[0]) <= MAX_SIDE_PX + 1
+
+
+def test_a_keep_whose_lit_faces_the_colour_masks_saw_is_still_found_in_its_courtyard():
+    """A keep on a cloth of its colour whose lit faces were taken for its colour, too few to be read as a
+    keep: those pixels are part of the patch looked at in its unclaimed courtyard, not left out. A keep
+    read in the other courtyard (its mask there) is still left out of the table's texture."""
+    keeps = [((-60.0, 5.0), (58, 54, 118)), ((20.0, 5.0), (40, 40, 200))]
+    view, grey = _castle_on(_mottled_cloth(8), keeps)
+    masks = np.zeros(grey.shape, np.uint8)
+    for (x, y), _ in keeps:
+        corners = np.array([[x - 11, y - 11], [x + 11, y - 11], [x + 11, y + 11], [x - 11, y + 11]])
+        cv2.fillPoly(masks, [np.round(view.card.table_to_image(corners, KEEP_TOP_MM)).astype(np.int32)], 255)
+    found = keeps_in_courtyards(view, grey, [masks], [LEFT], TOWERS, NOMINAL_PROFILE)
+    assert [k.color for k in found] == ["red"]
+    assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4

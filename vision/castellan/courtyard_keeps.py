@@ -63,11 +63,15 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     side_px = profile.dimensions.keep_side * region.px_per_mm
     height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
     image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
-    seen = _table_seen(view, grey, keep_masks, height, region)
+    clear, keeps_read = _table_seen(view, grey, keep_masks, height, region)
+    inside = [_polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
+    # No keep was read in these courtyards: what of a keep's colour shows there is part of what is looked
+    # at (the lit faces of a keep whose colour carved too little to be read), not left out as a keep.
+    in_courtyards = np.logical_or.reduce(inside)
+    seen = clear & (~keeps_read | in_courtyards)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     contrast, patch, around, usable = _patch_contrast(lab, seen, side_px)
-    inside = [_polygon_mask(polygon, region, seen.shape) for polygon in courtyards]
-    outside = usable & ~np.logical_or.reduce(inside)
+    outside = usable & ~in_courtyards
     if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
         return []
     texture = float(np.percentile(contrast[outside], TEXTURE_PERCENTILE))
@@ -98,15 +102,16 @@ def _courtyard_scores(lab: np.ndarray, contrast: np.ndarray, patch: np.ndarray, 
 
 
 def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray], height: float,
-                region: Region) -> np.ndarray:
-    """Where the region shows the table (or an unseen keep): in the photo, clear of grey pieces (on the table
-    and at the keep's height) and of the keeps already read, by GREY_MARGIN_MM."""
+                region: Region) -> tuple[np.ndarray, np.ndarray]:
+    """Where the region shows the table (or an unseen keep): in the photo and clear of grey pieces (on the
+    table and at the keep's height); and where the keep colours' pixels are. Both grown by GREY_MARGIN_MM."""
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(2 * GREY_MARGIN_MM * region.px_per_mm)) | 1,) * 2)
     pieces = (warp_labels(view, grey, 0.0, region) > 0) | (warp_labels(view, grey, height, region) > 0)
+    keeps = np.zeros_like(pieces)
     for mask in keep_masks:
-        pieces |= warp_labels(view, mask, height, region) > 0
-    size = int(round(2 * GREY_MARGIN_MM * region.px_per_mm)) | 1
-    pieces = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
-    return ~pieces & view.visible(height, region)
+        keeps |= warp_labels(view, mask, height, region) > 0
+    pieces, keeps = (cv2.dilate(m.astype(np.uint8), grow) > 0 for m in (pieces, keeps))
+    return ~pieces & view.visible(height, region), keeps
 
 
 def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
