@@ -108,6 +108,6 @@ def test_a_keep_whose_lit_faces_the_colour_masks_saw_is_still_found_in_its_court
     for (x, y), _ in keeps:
         corners = np.array([[x - 11, y - 11], [x + 11, y - 11], [x + 11, y + 11], [x - 11, y + 11]])
         cv2.fillPoly(masks, [np.round(view.card.table_to_image(corners, KEEP_TOP_MM)).astype(np.int32)], 255)
-    found = keeps_in_courtyards(view, grey, [masks], [LEFT], TOWERS, NOMINAL_PROFILE)
+    found = keeps_in_courtyards(view, grey, [masks], [LEFT], TOWERS, NOMINAL_PROFILE, np.array([[20.0, 5.0]]))
     assert [k.color for k in found] == ["red"]
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4

@@ -247,6 +247,18 @@ def test_a_keep_carves_square_and_a_shadow_sliver_does_not():
     assert not square_enough(sliver)
 
 
+def test_a_double_keep_drawn_out_along_its_lean_still_carves_square_but_a_sliver_across_it_does_not():
+    from tablesight.vision.castellan.keeps import square_enough
+
+    double = np.zeros((120, 120), bool)
+    double[40:62, 10:90] = True  # 22 px across, drawn out 58 px along the lean (+x) by the upper keep
+    lean = np.array([1.0, 0.0])
+    assert not square_enough(double)
+    assert square_enough(double, lean, 50.0)
+    assert not square_enough(double, lean, 10.0)  # a single's lean leaves it a sliver
+    assert not square_enough(double.T, lean, 50.0)  # drawn out across the lean: a shadow, not a keep
+
+
 def test_a_keeps_shaded_sides_count_only_joined_to_its_lit_top():
     from tablesight.vision.segmentation import colour_features, keep_masks
 

@@ -51,11 +51,12 @@ class CourtyardKeep:
 
 
 def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
-                        courtyards: Sequence[np.ndarray], towers_mm: np.ndarray,
-                        profile: PieceProfile) -> list[CourtyardKeep]:
+                        courtyards: Sequence[np.ndarray], towers_mm: np.ndarray, profile: PieceProfile,
+                        keeps_mm: Sequence[Sequence[float]] = ()) -> list[CourtyardKeep]:
     """The candidate keep (at most one) in each courtyard of `courtyards` (polygons, table mm) that no keep
     claims. `grey`, `keep_masks`: the pixel classes of the view's undistorted image (uint8 masks);
-    `towers_mm`: the castle's towers, whose surroundings are the table compared with."""
+    `towers_mm`: the castle's towers, whose surroundings are the table compared with; `keeps_mm`: the keeps
+    read (centres), whose colour is left out of what is looked at."""
     if not courtyards or len(towers_mm) == 0:
         return []
     lo, hi = towers_mm.min(axis=0) - MARGIN_MM, towers_mm.max(axis=0) + MARGIN_MM
@@ -63,12 +64,14 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     side_px = profile.dimensions.keep_side * region.px_per_mm
     height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
     image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
-    clear, keeps_read = _table_seen(view, grey, keep_masks, height, region)
+    clear, keep_coloured = _table_seen(view, grey, keep_masks, height, region)
     inside = [_polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
-    # No keep was read in these courtyards: what of a keep's colour shows there is part of what is looked
-    # at (the lit faces of a keep whose colour carved too little to be read), not left out as a keep.
     in_courtyards = np.logical_or.reduce(inside)
-    seen = clear & (~keeps_read | in_courtyards)
+    # Keep colour is left out of the table's texture outside these courtyards, and inside them where it is
+    # a keep read (`_holding_keeps`).
+    left_out = (keep_coloured & ~in_courtyards) | _holding_keeps(keep_coloured, region, keeps_mm,
+                                                                  profile.dimensions.keep_side / 2)
+    seen = clear & ~left_out
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     contrast, patch, around, usable = _patch_contrast(lab, seen, side_px)
     outside = usable & ~in_courtyards
@@ -112,6 +115,22 @@ def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarr
         keeps |= warp_labels(view, mask, height, region) > 0
     pieces, keeps = (cv2.dilate(m.astype(np.uint8), grow) > 0 for m in (pieces, keeps))
     return ~pieces & view.visible(height, region), keeps
+
+
+def _holding_keeps(keep_coloured: np.ndarray, region: Region, keeps_mm: Sequence[Sequence[float]],
+                   reach_mm: float) -> np.ndarray:
+    """The patches of keep colour within `reach_mm` of a keep read (`keeps_mm`): theirs (a double's top leaning
+    over a wall into the next courtyard with them), left out. The others are part of what is looked at: the
+    lit faces of a keep whose colour carved too little to be read, in a courtyard no keep claims.
+    """
+    near = np.zeros(keep_coloured.shape, np.uint8)
+    for centre in region.to_pixels(np.asarray(keeps_mm, np.float64).reshape(-1, 2)):
+        cv2.circle(near, tuple(int(v) for v in np.round(centre)), max(1, int(reach_mm * region.px_per_mm)), 1, -1)
+    count, labels = cv2.connectedComponents(keep_coloured.astype(np.uint8), connectivity=8)
+    held = np.zeros(count, bool)
+    held[np.unique(labels[(near > 0) & keep_coloured])] = True
+    held[0] = False
+    return held[labels]
 
 
 def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float

@@ -169,7 +169,7 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
             continue
         blob = labels[y:y + h, x:x + w] == i
         if area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2 \
-                and square_enough(blob):
+                and square_enough(blob, *_double_lean_px(view, centre, profile, region)):
             centres.append(centre)
             areas.append(float(area / side_px ** 2))
             turns.append(_square_turn(blob))
@@ -226,12 +226,36 @@ def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -
     return width * (width + max(beyond, 0.0))
 
 
-def square_enough(blob: np.ndarray) -> bool:
+def square_enough(blob: np.ndarray, lean: np.ndarray | None = None, stretch_px: float = 0.0) -> bool:
     """A keep carves as a square (its lean removed); a sliver along a wall (a shadow on a table of a
-    keep's colour) does not: at most MAX_KEEP_ASPECT long for its width."""
+    keep's colour) does not: at most MAX_KEEP_ASPECT long for its width. A double keep's upper keep still
+    leans on the body's planes (they are a single's): its carve is drawn out along its `lean` (a unit
+    vector in the blob's pixels) by up to `stretch_px`, which is taken off its length that way first."""
     points = cv2.findNonZero(blob.astype(np.uint8))
     (_, _), (w, h), _ = cv2.minAreaRect(points)
-    return max(w, h) <= MAX_KEEP_ASPECT * max(min(w, h), 1.0)
+    if max(w, h) <= MAX_KEEP_ASPECT * max(min(w, h), 1.0):
+        return True
+    if lean is None or stretch_px <= 0:
+        return False
+    xy = points.reshape(-1, 2).astype(np.float64)
+    along = np.ptp(xy @ lean) + 1.0
+    across = np.ptp(xy @ np.array([-lean[1], lean[0]])) + 1.0
+    along = max(along - stretch_px, 1.0)
+    return max(along, across) <= MAX_KEEP_ASPECT * min(along, across)
+
+
+def _double_lean_px(view: TableView, centre: np.ndarray, profile: PieceProfile,
+                    region: Region) -> tuple[np.ndarray | None, float]:
+    """The direction a keep at `centre` leans in (away from the camera, in the region's pixels) and how much
+    farther a double's top lands along it than a single's (px)."""
+    outward = centre - view.pose.centre[:2]
+    ground = float(np.linalg.norm(outward))
+    if ground < 1e-6:
+        return None, 0.0
+    u = outward / ground
+    direction = region.to_pixels(centre + u) - region.to_pixels(centre)
+    stretch = _lean(view, centre, u, 2 * profile.keep_height) - _lean(view, centre, u, profile.keep_height)
+    return direction / np.linalg.norm(direction), max(stretch, 0.0) * region.px_per_mm
 
 
 def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
