@@ -67,11 +67,10 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     clear, keep_coloured = _table_seen(view, grey, keep_masks, height, region)
     inside = [_polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
     in_courtyards = np.logical_or.reduce(inside)
-    # Keep colour is left out of the table's texture outside these courtyards, and inside them where it is
-    # a keep read (`_holding_keeps`).
-    left_out = (keep_coloured & ~in_courtyards) | _holding_keeps(keep_coloured, region, keeps_mm,
-                                                                  profile.dimensions.keep_side / 2)
-    seen = clear & ~left_out
+    # Keep colour is left out of the table's texture outside these courtyards, and inside them where a keep
+    # read may reach (`_keeps_reach`).
+    reach = _keeps_reach(view, region, keeps_mm, height, profile)
+    seen = clear & ~(keep_coloured & (~in_courtyards | reach))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     contrast, patch, around, usable = _patch_contrast(lab, seen, side_px)
     outside = usable & ~in_courtyards
@@ -117,20 +116,24 @@ def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarr
     return ~pieces & view.visible(height, region), keeps
 
 
-def _holding_keeps(keep_coloured: np.ndarray, region: Region, keeps_mm: Sequence[Sequence[float]],
-                   reach_mm: float) -> np.ndarray:
-    """The patches of keep colour within `reach_mm` of a keep read (`keeps_mm`): theirs (a double's top leaning
-    over a wall into the next courtyard with them), left out. The others are part of what is looked at: the
-    lit faces of a keep whose colour carved too little to be read, in a courtyard no keep claims.
-    """
-    near = np.zeros(keep_coloured.shape, np.uint8)
-    for centre in region.to_pixels(np.asarray(keeps_mm, np.float64).reshape(-1, 2)):
-        cv2.circle(near, tuple(int(v) for v in np.round(centre)), max(1, int(reach_mm * region.px_per_mm)), 1, -1)
-    count, labels = cv2.connectedComponents(keep_coloured.astype(np.uint8), connectivity=8)
-    held = np.zeros(count, bool)
-    held[np.unique(labels[(near > 0) & keep_coloured])] = True
-    held[0] = False
-    return held[labels]
+def _keeps_reach(view: TableView, region: Region, keeps_mm: Sequence[Sequence[float]], height: float,
+                 profile: PieceProfile) -> np.ndarray:
+    """Where the keeps read (`keeps_mm`, centres) may show on the plane `height` mm up: each one's square,
+    drawn out along its lean to where a double's top lands. Keep colour there is theirs (a double's top
+    leaning over a wall into the next courtyard), left out; elsewhere in a courtyard no keep claims it is part
+    of what is looked at (the lit faces of a keep whose colour carved too little to be read)."""
+    reach = np.zeros(region.size[::-1], np.uint8)
+    centres = np.asarray(keeps_mm, np.float64).reshape(-1, 2)
+    if not len(centres):
+        return reach > 0
+    tops = view.pose.table_point(view.pose.project(centres, 2 * profile.keep_height), height)
+    radius = max(1, int(round(profile.dimensions.keep_side / math.sqrt(2) * region.px_per_mm)))
+    for centre, top in zip(region.to_pixels(centres), region.to_pixels(tops), strict=True):
+        a, b = (tuple(int(v) for v in np.round(p)) for p in (centre, top))
+        cv2.line(reach, a, b, 1, 2 * radius)
+        cv2.circle(reach, a, radius, 1, -1)
+        cv2.circle(reach, b, radius, 1, -1)
+    return reach > 0
 
 
 def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float

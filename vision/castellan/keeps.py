@@ -168,13 +168,17 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
         if not min_area <= area <= JOINED_KEEPS * max_area:
             continue
         blob = labels[y:y + h, x:x + w] == i
-        if area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2 \
-                and square_enough(blob, *_double_lean_px(view, centre, profile, region)):
+        one_keep = area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2
+        square = one_keep and square_enough(blob)
+        parts = [] if square else _joined_keeps(blob, side_px, min_area)
+        # Neither square nor two or three keeps joined: perhaps a double drawn out along its lean.
+        if square or (one_keep and not parts
+                      and square_enough(blob, *_double_lean_px(view, centre, profile, region))):
             centres.append(centre)
             areas.append(float(area / side_px ** 2))
             turns.append(_square_turn(blob))
             continue
-        for part, part_area in _joined_keeps(blob, side_px, min_area):
+        for part, part_area in parts:
             part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
             if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
                 centres.append(part_centre)
