@@ -113,13 +113,12 @@ def test_a_keep_whose_lit_faces_the_colour_masks_saw_is_still_found_in_its_court
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
 
 
-def test_the_colour_of_a_keep_read_leaning_over_a_wall_is_not_a_keep_in_the_next_courtyard():
-    """A keep read by the wall between the courtyards, its top seen over the wall in the unclaimed one: that
-    colour is the keep's, within its reach, and claims nothing."""
-    top = ((-12.0, 5.0), (58, 54, 118))
-    view, grey = _castle_on(_mottled_cloth(9), [top])
+def test_keep_colour_within_a_keep_reads_reach_is_not_a_keep_of_its_own():
+    """Keep colour in an unclaimed courtyard where a keep read may show (its square, drawn out to where a
+    double's top lands: a double by the wall leaning over it) is that keep's, and claims nothing."""
+    view, grey = _castle_on(_mottled_cloth(9), [((-8.0, 5.0), (58, 54, 118))])
     masks = np.zeros(grey.shape, np.uint8)
-    corners = np.array([[-23.0, -6.0], [-1.0, -6.0], [-1.0, 16.0], [-23.0, 16.0]])
+    corners = np.array([[-19.0, -6.0], [3.0, -6.0], [3.0, 16.0], [-19.0, 16.0]])
     cv2.fillPoly(masks, [np.round(view.card.table_to_image(corners, KEEP_TOP_MM)).astype(np.int32)], 255)
     assert [k.color for k in keeps_in_courtyards(view, grey, [masks], [RIGHT], TOWERS, NOMINAL_PROFILE)] == ["red"]
-    assert keeps_in_courtyards(view, grey, [masks], [RIGHT], TOWERS, NOMINAL_PROFILE, [[-28.0, 5.0]]) == []
+    assert keeps_in_courtyards(view, grey, [masks], [RIGHT], TOWERS, NOMINAL_PROFILE, [[-8.0, 5.0]]) == []
