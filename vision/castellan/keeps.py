@@ -219,10 +219,8 @@ def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -
     """The most table (mm²) a keep at `centre` can carve on the planes through a keep's body: a double
     keep turned 45°, its top landing beyond its body on the lowest plane. Near straight below the
     camera that is about two sides², where a courtyard's floor in shade of a keep's colour carves more."""
-    camera = view.pose.centre[:2]
-    outward = centre - camera
-    ground = float(np.linalg.norm(outward))
-    u = outward / ground if ground > 1e-6 else np.array([1.0, 0.0])
+    u = _lean_direction(view, centre)
+    u = np.array([1.0, 0.0]) if u is None else u
     body = profile.keep_height - profile.keep_roof_height
     top = 2 * profile.keep_height - profile.keep_roof_height
     beyond = _lean(view, centre, u, top) - _lean(view, centre, u, KEEP_PLANE_SHARES[0] * body)
@@ -250,16 +248,21 @@ def square_enough(blob: np.ndarray, lean: np.ndarray | None = None, stretch_px: 
 
 def _double_lean_px(view: TableView, centre: np.ndarray, profile: PieceProfile,
                     region: Region) -> tuple[np.ndarray | None, float]:
-    """The direction a keep at `centre` leans in (away from the camera, in the region's pixels) and how much
-    farther a double's top lands along it than a single's (px)."""
+    """The direction a keep at `centre` leans in (`_lean_direction`; a region's pixels run along the table's
+    axes) and how much farther a double's top lands along it than a single's (the region's px)."""
+    u = _lean_direction(view, centre)
+    if u is None:
+        return None, 0.0
+    stretch = _lean(view, centre, u, 2 * profile.keep_height) - _lean(view, centre, u, profile.keep_height)
+    return u, max(stretch, 0.0) * region.px_per_mm
+
+
+def _lean_direction(view: TableView, centre: np.ndarray) -> np.ndarray | None:
+    """The unit vector on the table from straight below the camera out through `centre`: the way a piece
+    there leans in the photo. None straight below the camera."""
     outward = centre - view.pose.centre[:2]
     ground = float(np.linalg.norm(outward))
-    if ground < 1e-6:
-        return None, 0.0
-    u = outward / ground
-    direction = region.to_pixels(centre + u) - region.to_pixels(centre)
-    stretch = _lean(view, centre, u, 2 * profile.keep_height) - _lean(view, centre, u, profile.keep_height)
-    return direction / np.linalg.norm(direction), max(stretch, 0.0) * region.px_per_mm
+    return outward / ground if ground > 1e-6 else None
 
 
 def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
@@ -267,13 +270,10 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     """Single or double from the length of the keep's colour along its lean on the table plane,
     against the lean a single and a double keep would have seen from this camera. `others`: the centres
     of the colour's other keeps, whose colour may run into this one's along its lean."""
-    camera = view.pose.centre
-    outward = centre - camera[:2]
-    ground = float(np.linalg.norm(outward))
+    u = _lean_direction(view, centre)
     single, double = profile.keep_height, 2 * profile.keep_height
-    if ground < 1e-6:
+    if u is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
-    u = outward / ground
     reach_single = _top_reach(view, centre, u, single, profile)
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:

@@ -593,9 +593,8 @@ class CastellanReader:
         report = score_board(self._board(reading), self.profile.dimensions)
         unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
-        keeps = np.array([[k.x, k.y] for k in reading.keeps], np.float64).reshape(-1, 2)
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
-                                         unclaimed, towers, self.profile, keeps):
+                                         unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps]):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
                                              top_height_mm=None, inferred=True))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
