@@ -44,3 +44,23 @@ def test_on_a_table_grey_itself_nothing_is_nearer_grey():
 def test_the_look_taking_grey_nearer_than_the_table_is_tried_last_and_where_no_castle_was_seen():
     look = LOOKS[-1]
     assert look.nearer_grey and look.sees_more_grey
+
+
+def test_on_a_noisy_photo_grey_walls_are_told_from_a_blue_grey_table_by_their_averaged_tint():
+    """Pixel by pixel a camera's colour noise spreads the table's chromaticity as wide as its step to grey
+    (fresh 6767-006): the tint averaged over a few pixels still tells them apart."""
+    rng = np.random.default_rng(6)
+    image = np.empty((240, 320, 3), np.float32)
+    image[:] = (0.75, 0.77, 0.70)  # BGR: a blue-grey table, 0.02 from grey in chromaticity
+    walls = np.zeros(image.shape[:2], bool)
+    for x in range(40, 300, 64):
+        walls[20:220, x:x + 12] = True
+    image[walls] = 0.74
+    image += rng.normal(0, 0.03, image.shape).astype(np.float32)
+    inner = np.zeros_like(walls)
+    for x in range(40, 300, 64):
+        inner[22:218, x + 3:x + 9] = True  # the walls less their edges, which blend with the table
+    pixelwise = TableTint.fit(_CardUnits(), image).nearer_grey(image)
+    averaged = TableTint.fit(_CardUnits(), image, blur_px=5).nearer_grey(image)
+    assert pixelwise[inner].mean() < 0.5
+    assert averaged[inner].mean() > 0.95 and averaged[~walls].mean() < 0.01

@@ -271,24 +271,36 @@ class TableTint:
 
     chroma: np.ndarray
     sigma: float
+    blur_px: int = 1  # chromaticity averaged over squares this wide (`blurred_chromaticity`)
 
     @classmethod
-    def fit(cls, view: TableView, photo: np.ndarray) -> TableTint:
+    def fit(cls, view: TableView, photo: np.ndarray, blur_px: int = 1) -> TableTint:
+        """`blur_px`: chromaticity is averaged over squares this wide (`blurred_chromaticity`), as
+        `nearer_grey` will be asked about it."""
         step = sample_step(photo.shape)
-        normalised = view.normalised(photo[::step, ::step])
-        value = _clipped(normalised).mean(axis=2)
-        sample = chromaticity(normalised)[value > MIN_GREY_VALUE]
+        normalised = view.normalised(photo)
+        value = _clipped(normalised[::step, ::step]).mean(axis=2)
+        sample = blurred_chromaticity(normalised, blur_px)[::step, ::step][value > MIN_GREY_VALUE]
         if not len(sample):
-            return cls(np.zeros(2), MIN_TINT_SPREAD)
+            return cls(np.zeros(2), MIN_TINT_SPREAD, blur_px)
         centre = np.median(sample, axis=0)
         spread = 1.4826 * float(np.median(np.linalg.norm(sample - centre, axis=1)))
-        return cls(centre, max(spread, MIN_TINT_SPREAD))
+        return cls(centre, max(spread, MIN_TINT_SPREAD), blur_px)
 
     def nearer_grey(self, normalised: np.ndarray) -> np.ndarray:
         """Pixels nearer grey in chromaticity than the table by NEARER_GREY_SPREADS of its spread: grey
         plastic on a tinted table of its own brightness; nothing on a table grey itself."""
         reach = float(np.linalg.norm(self.chroma)) - NEARER_GREY_SPREADS * self.sigma
-        return np.linalg.norm(chromaticity(normalised), axis=2) < reach
+        return np.linalg.norm(blurred_chromaticity(normalised, self.blur_px), axis=2) < reach
+
+
+def blurred_chromaticity(normalised: np.ndarray, blur_px: int) -> np.ndarray:
+    """`chromaticity` averaged over squares `blur_px` wide: a camera's colour noise is fine-grained (and
+    its chroma sampled at half size), a piece's tint is not. On a noisy photo the table's spread of
+    chromaticity pixel by pixel can be as wide as the step from it to grey plastic (fresh 6767-006: a
+    blue-grey table 0.021 from grey, spread 0.005)."""
+    chroma = chromaticity(normalised).astype(np.float32)
+    return chroma if blur_px <= 1 else cv2.blur(chroma, (blur_px, blur_px))
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,9 @@ MIN_LIT_KEEP_MM2 = 100.0  # a keep's lit top is about 480 mm²: less is a speck,
 # A keep on a table of its colour in part is told by its step from the table around (`distinct_from_table`),
 # as is a corner of the pattern's square seen between walls: only most of a keep's top is taken for one.
 MIN_APART_KEEP_MM2 = 200.0
+# Grey plastic is told from a tinted table by its chromaticity averaged over a patch this wide: narrower than a
+# wall's top (10 mm), wider than a camera's colour noise (`blurred_chromaticity`).
+TINT_BLUR_MM = 4.0
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         if look.own_tint else feats
     by_colour = grey_mask(grey_feats, table_like, max_saturation=look.grey_saturation, dark_sides=look.dark_sides)
     if look.nearer_grey:
-        tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source))
+        blur_px = 2 * int(round(TINT_BLUR_MM / 2 / mm_per_pixel)) + 1
+        tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source, blur_px))
         by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
                       & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
