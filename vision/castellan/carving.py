@@ -39,6 +39,7 @@ from tablesight.vision.segmentation import (
     keep_masks,
     keeps_standing_apart,
     stands_out,
+    steps_from_table_around,
     table_keep_colour,
     table_keep_colours,
     table_likeness,
@@ -116,6 +117,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
     by_step = stands_out(grey_feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if look.deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
+    if look.local_steps:
+        by_step |= steps_from_table_around(grey_feats, light, mm_per_pixel, window) & (feats.value > MIN_GREY_VALUE)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:

@@ -45,14 +45,20 @@ class Look:
     darkest_sides: bool = False  # ... and what is darker than the card's ink, far below the table (`far_darker`)
     own_tint: bool = False  # grey seen in the photo balanced on the plastic's own tint (`plastic_tint`)
     nearer_grey: bool = False  # ... or as what is nearer grey than a tinted table (`TableTint.nearer_grey`)
+    local_steps: bool = False  # what steps from the table right around it (`steps_from_table_around`)
+    # Whether a reading through this look, as consistent with the rules as the best so far, is kept if it raises
+    # fewer warnings. The look taking steps from the table around does not: it takes broad shade for plastic
+    # too, and its reading must break fewer rules (sample 002: the shade-as-table reading, as consistent,
+    # was right).
+    wins_ties: bool = True
 
     @property
     def sees_more_grey(self) -> bool:
         """Whether this look takes some pixels for grey plastic that the usual look does not (deep shade,
-        a more saturated grey, darker sides, grey of the plastic's own tint): where the usual look saw no
-        castle, these may."""
+        a more saturated grey, darker sides, grey of the plastic's own tint, steps from the table around):
+        where the usual look saw no castle, these may."""
         return (self.deep_shade_is_plastic or self.grey_saturation > MAX_GREY_SATURATION or self.dark_sides
-                or self.own_tint or self.nearer_grey)
+                or self.own_tint or self.nearer_grey or self.local_steps)
 
     def carve_heights(self, height: float, top_share: float) -> list[float]:
         """The planes a piece of `height` is carved on: `lower_shares` of it and `top_share`."""
@@ -79,7 +85,10 @@ MIXED_LIGHT_GREY_SATURATION = 0.3
 # photos of plastic tinted ±15 at greys 60–110: tower recall 0.56 with neither, 0.76 with the tint alone,
 # 0.82 with both; the eight usual sets alike either way).
 # Pale grey plastic on a faintly tinted table of its brightness (lavender, cream) falls in the table's own
-# colour bin and steps nowhere from its light: the very last look takes what is nearer grey than the table.
+# colour bin and steps nowhere from its light: a look takes what is nearer grey than the table.
+# Grey plastic of a plain table's own tint and brightness shows only by its lit tops and shaded sides, steps
+# that a mottled table or uneven light hides from the smooth light's spread: the last look takes the steps
+# from the table right around each pixel.
 LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("shadows taken for table", shadows_are_table=True, lower_shares=(0.6, 0.7)),
          Look("deep shade taken for plastic", deep_shade_is_plastic=True),
@@ -88,7 +97,8 @@ LOOKS = (Look("as usual"), Look("dark colours kept apart", camera_chroma=True),
          Look("dark sides taken for plastic", dark_sides=True),
          Look("sides darker than the card's ink taken for plastic", dark_sides=True, darkest_sides=True),
          Look("grey of the plastic's own tint", own_tint=True, grey_saturation=MIXED_LIGHT_GREY_SATURATION),
-         Look("grey nearer grey than a tinted table", nearer_grey=True))
+         Look("grey nearer grey than a tinted table", nearer_grey=True),
+         Look("steps from the table right around taken for plastic", local_steps=True, wins_ties=False))
 
 
 def misfits(reading: PhotoReading, report: Report | None) -> int:

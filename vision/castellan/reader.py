@@ -268,9 +268,10 @@ class CastellanReader:
             other_report = self._report(other)
             other_broken, other_warned = misfits(other, other_report), _warning_count(other_report)
             # As many misread pieces either way: the reading raising fewer warnings is the likelier (one
-            # misplaced wall touching another and blocking an open end is one piece, but two warnings).
-            if (other_broken, other_warned) < (broken, warned) \
-                    and keeps_the_pieces(other, other_report, first, first_report, first_broken):
+            # misplaced wall touching another and blocking an open end is one piece, but two warnings),
+            # unless it is seen by a look weaker as evidence (`Look.wins_ties`).
+            fewer = (other_broken, other_warned) < (broken, warned) if look.wins_ties else other_broken < broken
+            if fewer and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
             else:

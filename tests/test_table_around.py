@@ -1,0 +1,56 @@
+"""Grey plastic of a plain table's own colour and brightness, on a mottled table: its steps from the table
+right around it, which the table's smooth light cannot tell from the mottling."""
+
+import numpy as np
+
+from tablesight.vision.castellan.looks import LOOKS
+from tablesight.vision.segmentation import TableLight, colour_features, stands_out, steps_from_table_around
+
+
+class _CardUnits:
+    """A stand-in view whose photos are already in card units."""
+
+    @staticmethod
+    def normalised(photo: np.ndarray) -> np.ndarray:
+        return photo.astype(np.float32)
+
+
+def _mottled_table_with_walls(seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """A pale grey table mottled by ±0.15 stop blotches 60 px across, with walls (1 px = 1 mm) whose lit tops
+    are 0.15 stop brighter than the table beside them and whose shaded sides 0.25 stop darker; and the walls."""
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:300, 0:400]
+    blotch = 0.15 * np.sin(xs / 19.0 + 1.0) * np.cos(ys / 23.0)
+    stops = blotch.copy()
+    walls = np.zeros(stops.shape, bool)
+    for x in range(40, 380, 70):
+        stops[30:270, x:x + 7] += 0.15
+        stops[30:270, x + 7:x + 10] -= 0.25
+        walls[30:270, x:x + 10] = True
+    value = 0.7 * 2.0 ** stops + rng.normal(0, 0.004, stops.shape)
+    return np.repeat(value[..., None], 3, axis=2).astype(np.float32), walls
+
+
+def test_walls_of_a_mottled_tables_own_brightness_step_from_the_table_right_around_them():
+    image, walls = _mottled_table_with_walls()
+    feats = colour_features(image)
+    light = TableLight.fit(_CardUnits(), image)
+    found = steps_from_table_around(feats, light, mm_per_pixel=1.0)
+    assert found[walls].mean() > 0.8
+    assert found[~walls].mean() < 0.02
+    # Measured against the smooth light alone, the mottling's spread hides most of them.
+    assert stands_out(feats, np.zeros(walls.shape, np.float32), light)[walls].mean() < 0.5
+
+
+def test_a_plain_table_with_nothing_on_it_has_no_steps():
+    rng = np.random.default_rng(5)
+    image = np.full((200, 300, 3), 0.6, np.float32) + rng.normal(0, 0.004, (200, 300, 1)).astype(np.float32)
+    found = steps_from_table_around(colour_features(image), TableLight.fit(_CardUnits(), image), mm_per_pixel=1.0)
+    assert found.mean() < 0.001
+
+
+def test_the_look_taking_steps_from_the_table_around_is_tried_last_and_where_no_castle_was_seen():
+    look = LOOKS[-1]
+    assert look.local_steps and look.sees_more_grey
+    # It takes broad shade for plastic too: a reading through it must break fewer rules, not merely warn less.
+    assert not look.wins_ties and all(other.wins_ties for other in LOOKS[:-1])
