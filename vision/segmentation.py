@@ -47,7 +47,7 @@ FAR_DARKER_STOPS = 3.0
 MIN_STEP_STOPS = 0.2  # least step from the table's brightness (in stops) taken for plastic
 # Steps from the table right around a pixel (`steps_from_table_around`): its median brightness over about a
 # tower's width, steps measured within this many stops of the table's light (the median is of 8-bit levels).
-TABLE_AROUND_MM, STEP_RANGE_STOPS, STEP_SPREADS = 25.0, 2.0, 4.0
+STEPS_AROUND_MM, STEP_RANGE_STOPS, STEP_SPREADS = 25.0, 2.0, 4.0
 MIN_LOCAL_STEP_STOPS = 0.1  # ... and at least this (the table around is measured, not modelled: a finer floor)
 # Grey plastic on a faintly tinted table of its own brightness (a pale lavender board, fresh 5353-029: the
 # table 0.013 from grey in chromaticity, spread 0.002; the plastic's tops 0.003): nearer grey than the
@@ -382,14 +382,14 @@ def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
 def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pixel: float,
                             window: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """Unsaturated pixels stepping away, brighter or darker, from the table right around them (the median
-    brightness over TABLE_AROUND_MM) by more than STEP_SPREADS of such steps' spread over the photo: a
+    brightness over STEPS_AROUND_MM) by more than STEP_SPREADS of such steps' spread over the photo: a
     grey piece's lit top and shaded sides on a plain table of its own colour and brightness, mottled or
     unevenly lit, whose spread about the smooth light (`TableLight`) is as wide as the step to the pieces
     (fresh 6363-031: 0.041 stops about the light, 0.026 about the table around). Broad shade (a wall's
     cast shadow under a lamp) steps too: the carving keeps only what stands up."""
     steps, _ = brightness_steps(feats, light, window)
     levels = np.clip((steps + STEP_RANGE_STOPS) * (127.5 / STEP_RANGE_STOPS), 0, 255).astype(np.uint8)
-    size = min(255, max(3, int(TABLE_AROUND_MM / mm_per_pixel) // 2 * 2 + 1))
+    size = min(255, max(3, int(STEPS_AROUND_MM / mm_per_pixel) // 2 * 2 + 1))
     around = cv2.medianBlur(levels, size).astype(np.float32) * (STEP_RANGE_STOPS / 127.5) - STEP_RANGE_STOPS
     local = steps - around
     spread = 1.4826 * float(np.median(np.abs(local[::5, ::5])))
