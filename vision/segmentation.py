@@ -288,7 +288,7 @@ class TableTint:
         if not len(sample):
             return cls(np.zeros(2), MIN_TINT_SPREAD, blur_px)
         centre = np.median(sample, axis=0)
-        spread = 1.4826 * float(np.median(np.linalg.norm(sample - centre, axis=1)))
+        spread = _robust_spread(np.linalg.norm(sample - centre, axis=1))
         return cls(centre, max(spread, MIN_TINT_SPREAD), blur_px)
 
     def nearer_grey(self, normalised: np.ndarray) -> np.ndarray:
@@ -334,7 +334,7 @@ class TableLight:
         for _ in range(4):
             coef, *_ = np.linalg.lstsq(design[inliers], sample[inliers], rcond=None)
             residual = sample - design @ coef
-            sigma = max(1.4826 * float(np.median(np.abs(residual[inliers]))), 0.01)
+            sigma = max(_robust_spread(residual[inliers]), 0.01)
             inliers = np.abs(residual) < 2.5 * sigma
         return cls(coef, sigma, (h, w))
 
@@ -358,6 +358,12 @@ def brightness_steps(feats: ColourFeatures, light: TableLight,
     of its `window` (x0, y0, x1, y1)."""
     log_value = np.log2(np.maximum(feats.value, 1 / 64))
     return log_value.astype(np.float32) - light.surface(window), light.sigma
+
+
+def _robust_spread(deviations: np.ndarray) -> float:
+    """The spread of deviations from a centre as a Gaussian's sigma, from their median absolute size: the
+    pieces and clutter among them, a minority, do not widen it."""
+    return 1.4826 * float(np.median(np.abs(deviations)))
 
 
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -392,7 +398,7 @@ def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pix
     size = min(255, max(3, int(STEPS_AROUND_MM / mm_per_pixel) // 2 * 2 + 1))
     around = cv2.medianBlur(levels, size).astype(np.float32) * (STEP_RANGE_STOPS / 127.5) - STEP_RANGE_STOPS
     local = steps - around
-    spread = 1.4826 * float(np.median(np.abs(local[::5, ::5])))
+    spread = _robust_spread(local[::5, ::5])
     return (np.abs(local) > max(MIN_LOCAL_STEP_STOPS, STEP_SPREADS * spread)) & (feats.saturation < MAX_GREY_SATURATION)
 
 
