@@ -121,6 +121,22 @@ def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_re
     # With too few keeps to know how much a keep carves in this photo, the area says nothing.
     assert not any(k.double for k in decide_doubles(keeps[:3]))
 
+
+def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_view_tilted_some():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(share, area, colour, x):  # 10 mm between a single's lean and a double's (a view tilted ~15°)
+        return KeepReading(colour, x, 0.0, False, False, None, lean_share=share, lean_span_mm=10.0,
+                           area_share=area, lean_direction=(1.0, 0.0))
+
+    keeps = [keep(0.05, 1.30, "red", 0.0), keep(-0.1, 1.28, "red", 60.0), keep(0.5, 1.85, "red", 120.0),
+             keep(0.0, 1.32, "blue", 180.0), keep(0.1, 1.27, "blue", 240.0), keep(-0.05, 1.31, "blue", 300.0),
+             keep(0.5, 1.30, "blue", 360.0)]
+    decided = decide_doubles(keeps)
+    # The lean alone says nothing of the two halfway; the one carving 40 % more than the photo's keeps is double
+    # (doubles at this gap carve about 0.4 more, singles within 0.15), the other single.
+    assert [k.double for k in decided] == [False, False, True, False, False, False, False]
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 
@@ -854,12 +870,14 @@ def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
 def test_keeps_leaning_as_no_single_or_double_can_are_not_called_certain():
     """Where every keep of a photo leans a whole gap less than a single can (a lens read wrong), its
     lean no longer tells single from double surely: the keeps are listed to check, not called certain.
-    Keeps leaning as the model says keep their certainty."""
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    Keeps leaning as the model says keep their certainty. (The fifth carves as much more table than the others
+    as a double does at this gap, AREA_GAIN, in both.)"""
+    from tablesight.vision.castellan.keeps import AREA_GAIN, KeepReading, decide_doubles
 
     def keeps(shares):
         colours = ["red", "blue", "green", "yellow"]
-        return [KeepReading(colours[i % 4], 100.0 * i, 0.0, False, False, None, share, 10.0)
+        return [KeepReading(colours[i % 4], 100.0 * i, 0.0, False, False, None, share, 10.0,
+                            area_share=1.0 + (AREA_GAIN[0] + AREA_GAIN[1] * 10.0) * (i == 4))
                 for i, share in enumerate(shares)]
 
     as_modelled = decide_doubles(keeps([0.05, -0.1, 0.1, 0.0, 1.05, -0.05, 0.1, 0.0]))
