@@ -137,6 +137,7 @@ def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_
     # (doubles at this gap carve about 0.4 more, singles within 0.15), the other single.
     assert [k.double for k in decided] == [False, False, True, False, False, False, False]
 
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tablesight.vision.segmentation import odd_window, robust_spread
+
 WORKING_MM_PER_PIXEL = 1.0  # the steps are measured at about this scale: a keep's top is ~20 px across
 TABLE_AROUND_MM = 61.0  # the table a pixel is compared with: about three keeps across
 SMOOTHING_MM = 4.0  # a keep's top is a patch (~20 mm across); the felt's grain and the photo's noise are not
@@ -48,7 +50,7 @@ def distinct_from_table(photo: np.ndarray, table: np.ndarray, of_hue: np.ndarray
     total = b + g + r
     chroma_step = cv2.magnitude(steps.of(r / total), steps.of(g / total))
     compared = steps.weight >= 0.5  # mostly grey around: no colour to compare
-    level = max(MIN_STEP_SPREADS * _robust_spread(chroma_step[compared]), MIN_CHROMA_STEP)
+    level = max(MIN_STEP_SPREADS * robust_spread(chroma_step[compared][::7]), MIN_CHROMA_STEP)
     # Brightness alone is no evidence: the table beside a lit wall is brighter too (light bouncing off it).
     not_shade = steps.of(np.log2(total * (1.0 / 3.0))) > -MAX_DARKER_STOPS
     clear = _clear_of(grey, size, (BLEND_MM + SMOOTHING_MM / 2) / mm_here)
@@ -63,7 +65,7 @@ class _Steps:
 
     def __init__(self, coloured: np.ndarray, table: np.ndarray, mm_per_pixel: float) -> None:
         self.coloured, self.table = coloured, table
-        self.window = _odd(TABLE_AROUND_MM / mm_per_pixel)
+        self.window = odd_window(TABLE_AROUND_MM / mm_per_pixel)
         self.sigma = SMOOTHING_MM / mm_per_pixel
         self.weight = _smoothed(coloured, self.sigma)
 
@@ -76,7 +78,7 @@ def _clear_of(grey: np.ndarray, size: tuple[int, int], reach_px: float) -> np.nd
     """Pixels (at `size`) farther than `reach_px` from any `grey` one. Along a grey wall a photo blends its
     grey into the table's colour, a step in chromaticity the smoothing spreads, which along a wall's end
     or round a tower can make a keep-sized blob."""
-    rim = _odd(2 * reach_px)
+    rim = odd_window(2 * reach_px)
     near = cv2.dilate(cv2.resize(grey.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST),
                       np.ones((rim, rim), np.uint8))
     return near == 0
@@ -90,12 +92,3 @@ def _table_mean(channel: np.ndarray, weight: np.ndarray, window: int) -> np.ndar
 
 def _smoothed(image: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), max(sigma, 0.5))
-
-
-def _robust_spread(steps: np.ndarray) -> float:
-    """The spread of steps over the photo (mostly table): their median absolute size, as a sigma."""
-    return 1.4826 * float(np.median(np.abs(steps[::7]))) if steps.size else 0.0
-
-
-def _odd(size: float) -> int:
-    return max(3, int(size) // 2 * 2 + 1)

@@ -288,7 +288,7 @@ class TableTint:
         if not len(sample):
             return cls(np.zeros(2), MIN_TINT_SPREAD, blur_px)
         centre = np.median(sample, axis=0)
-        spread = _robust_spread(np.linalg.norm(sample - centre, axis=1))
+        spread = robust_spread(np.linalg.norm(sample - centre, axis=1))
         return cls(centre, max(spread, MIN_TINT_SPREAD), blur_px)
 
     def nearer_grey(self, normalised: np.ndarray) -> np.ndarray:
@@ -334,7 +334,7 @@ class TableLight:
         for _ in range(4):
             coef, *_ = np.linalg.lstsq(design[inliers], sample[inliers], rcond=None)
             residual = sample - design @ coef
-            sigma = max(_robust_spread(residual[inliers]), 0.01)
+            sigma = max(robust_spread(residual[inliers]), 0.01)
             inliers = np.abs(residual) < 2.5 * sigma
         return cls(coef, sigma, (h, w))
 
@@ -360,10 +360,15 @@ def brightness_steps(feats: ColourFeatures, light: TableLight,
     return log_value.astype(np.float32) - light.surface(window), light.sigma
 
 
-def _robust_spread(deviations: np.ndarray) -> float:
+def robust_spread(deviations: np.ndarray) -> float:
     """The spread of deviations from a centre as a Gaussian's sigma, from their median absolute size: the
-    pieces and clutter among them, a minority, do not widen it."""
-    return 1.4826 * float(np.median(np.abs(deviations)))
+    pieces and clutter among them, a minority, do not widen it. 0 for none."""
+    return 1.4826 * float(np.median(np.abs(deviations))) if deviations.size else 0.0
+
+
+def odd_window(size: float) -> int:
+    """A filter window `size` pixels across, as the odd whole number (3 at least) a centred filter takes."""
+    return max(3, int(size) // 2 * 2 + 1)
 
 
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -395,10 +400,10 @@ def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pix
     cast shadow under a lamp) steps too: the carving keeps only what stands up."""
     steps, _ = brightness_steps(feats, light, window)
     levels = np.clip((steps + STEP_RANGE_STOPS) * (127.5 / STEP_RANGE_STOPS), 0, 255).astype(np.uint8)
-    size = min(255, max(3, int(STEPS_AROUND_MM / mm_per_pixel) // 2 * 2 + 1))
+    size = min(255, odd_window(STEPS_AROUND_MM / mm_per_pixel))  # medianBlur's widest on 8-bit levels
     around = cv2.medianBlur(levels, size).astype(np.float32) * (STEP_RANGE_STOPS / 127.5) - STEP_RANGE_STOPS
     local = steps - around
-    spread = _robust_spread(local[::5, ::5])
+    spread = robust_spread(local[::5, ::5])
     return (np.abs(local) > max(MIN_LOCAL_STEP_STOPS, STEP_SPREADS * spread)) & (feats.saturation < MAX_GREY_SATURATION)
 
 
