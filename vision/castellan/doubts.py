@@ -2,7 +2,7 @@
 
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
 double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
-hidden behind a keep was inferred from the rules, not seen, and a tower read
+hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, and a tower read
 in a long wall's run (by its height alone) may be that wall's middle. The reader
 marks them; here the board is scored the other way round for each, so a player or an organiser knows
 which few pieces to look at on the table, and which of them would change a score.

@@ -39,7 +39,7 @@ class WallReading:
     end: int | None  # index of the tower it reaches, None for an open end
     open_point: tuple[float, float] | None  # where the missing tower would stand
     filled: float  # share of the body seen solid
-    inferred: bool = False  # not seen but inferred from the rules (hidden behind a keep): check it
+    inferred: bool = False  # hidden behind a keep: not seen but inferred: check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
