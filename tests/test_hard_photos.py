@@ -226,5 +226,5 @@ def test_a_wall_a_double_keep_hides_is_inferred_from_its_towers_a_span_apart():
     counts, reading = _read_against_truth(SAMPLES / "photo-059.jpg")
     assert counts["short"]["fn"] == 0
     assert score_board(reading.board).scores == score_board(_truth(SAMPLES / "photo-059.jpg")).scores
-    assert any("hidden behind a keep, was inferred from its towers a span apart" in n for n in reading.notes)
+    assert any("hidden behind a keep, was inferred: its towers stand a span apart" in n for n in reading.notes)
     assert any(w.inferred for w in reading.walls)

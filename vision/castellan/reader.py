@@ -796,15 +796,12 @@ class CastellanReader:
                               reading: PhotoReading) -> None:
         """Walls hidden behind keeps (`walls_behind_keeps`), each added where the board with it breaks fewer
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
-        dims = self.profile.dimensions
-        axis = castle_axis(reading.towers, dims, wall_solid, region)
         broken = self._rules_broken(reading)
-        for wall in walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front()):
+        for wall in self._walls_hidden(wall_solid, region, planes, reading):
             reading.walls.append(wall)
-            a, b = reading.towers[wall.start], reading.towers[wall.end]
-            broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop, (
-                f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, hidden behind a "
-                f"keep, was inferred: without it the castle breaks more rules — check it"))
+            broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop,
+                                                self._hidden_wall_note(wall, reading, "without it the castle "
+                                                                                      "breaks more rules"))
 
     def _walls_behind_keeps_left(self, reading: PhotoReading) -> None:
         """The walls hidden behind keeps that the rules did not call for (`_walls_the_rules_need`), each added
@@ -817,17 +814,25 @@ class CastellanReader:
         placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
         if reading.board is None or reading.planes is None or reading.wall_solid is None or not placed:
             return
-        dims = self.profile.dimensions
-        axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
-        hidden = walls_behind_keeps(reading.towers, reading.walls, reading.region, dims, axis,
-                                    reading.planes.in_front())
+        hidden = self._walls_hidden(reading.wall_solid, reading.region, reading.planes, reading)
         for wall in hidden:
             reading.walls.append(wall)
-            a, b = reading.towers[wall.start], reading.towers[wall.end]
-            reading.notes.append(f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, "
-                                 f"hidden behind a keep, was inferred from its towers a span apart — check it")
+            reading.notes.append(self._hidden_wall_note(wall, reading, "its towers stand a span apart"))
         if hidden:
             reading.board = self._board(reading)
+
+    def _walls_hidden(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
+                      reading: PhotoReading) -> list[WallReading]:
+        """The walls `walls_behind_keeps` offers on the reading as it stands."""
+        dims = self.profile.dimensions
+        axis = castle_axis(reading.towers, dims, wall_solid, region)
+        return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front())
+
+    @staticmethod
+    def _hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:
+        a, b = reading.towers[wall.start], reading.towers[wall.end]
+        return (f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, hidden behind a "
+                f"keep, was inferred: {why} — check it")
 
     def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
         """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the
