@@ -537,8 +537,7 @@ class CastellanReader:
         added, and its board made again. Only once the look is kept: either makes a reading break fewer
         rules, and a look that lost part of the castle (fewer pieces, fewer rules to break) was kept over
         the one reading it whole."""
-        placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
-        if reading.board is None or reading.planes is None or not placed:
+        if reading.board is None or reading.planes is None or not _pose_known(reading):
             return
         with _timed(reading.timings_ms, "rebuild"):
             towers = len(reading.towers)
@@ -565,8 +564,7 @@ class CastellanReader:
         look is kept, and only while the board breaks rules: keeps of a colour the table has in part, told by
         their step from the pattern around them (`keeps_apart`), then keep-sized patches standing out in the
         courtyards still unclaimed (`keeps_in_courtyards`: a red keep on a red cloth)."""
-        placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
-        if reading.board is None or reading.raw_classes is None or not placed:
+        if reading.board is None or reading.raw_classes is None or not _pose_known(reading):
             return
         broken = self._rules_broken(reading)
         if not broken:
@@ -811,8 +809,7 @@ class CastellanReader:
         and towers a span apart along its axes are nearly always joined (in the simulator's games 96 % a short
         span apart, 90 % a long one with nothing between). After the look is kept, so that how looks are
         weighed (by the rules their readings break) stays as it was."""
-        placed = reading.card is not None and reading.card.focal_source != "assumed"  # heights need the pose
-        if reading.board is None or reading.planes is None or reading.wall_solid is None or not placed:
+        if reading.board is None or reading.planes is None or reading.wall_solid is None or not _pose_known(reading):
             return
         hidden = self._walls_hidden(reading.wall_solid, reading.region, reading.planes, reading)
         for wall in hidden:
@@ -858,6 +855,11 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
+
+
+def _pose_known(reading: PhotoReading) -> bool:
+    """Whether the reading's camera pose is known (not assumed straight above): pieces' heights need it."""
+    return reading.card is not None and reading.card.focal_source != "assumed"
 
 
 def _scale_from_wall_width(image: np.ndarray, profile: PieceProfile, focal_35mm: float | None) -> float | None:
