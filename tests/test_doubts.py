@@ -140,3 +140,24 @@ def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_
     # Looked at on the table: kept where the truth has a keep, dropped where it has none.
     assert len(settled(board, [doubt], board).keeps) == 2
     assert len(settled(board, [doubt], replace(board, keeps=board.keeps[:1])).keeps) == 1
+
+
+def test_a_long_wall_read_where_a_thin_tower_stood_may_be_that_tower_and_two_short_walls():
+    from tablesight.vision.castellan.doubts import still_in_doubt
+
+    # One courtyard two spans long, its bottom side one long wall read through a thin tower's place.
+    sides = [s for s in SIDES if s not in ((1, 2), (0, 1), (1, 4))]
+    corners = [c for i, c in enumerate(CORNERS) if i != 1]
+    index = {old: new for new, old in enumerate(i for i in range(len(CORNERS)) if i != 1)}
+    walls = [WallReading("short", index[a], index[b], None, 1.0) for a, b in sides]
+    walls.append(WallReading("long", index[0], index[4], None, 1.0, through_thin_tower=True))
+    reading = PhotoReading(None, None, towers=[TowerReading(x, y, 12.0) for x, y in corners], walls=walls,
+                           keeps=[_keep(SPAN)])
+    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(corners)),
+                  tuple(Wall(f"w{n + 1}", w.kind, (f"t{w.start + 1}", f"t{w.end + 1}")) for n, w in enumerate(walls)),
+                  (Keep("red", SPAN, SPAN / 2),))
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.where, doubt.otherwise) == ("wall", (SPAN, 0.0), "a tower and two short walls")
+    assert doubt.changed == {"red": (5, 6)}  # a tower there: one more round the courtyard
+    stored = [doubt.to_dict()]
+    assert still_in_doubt(stored, board, DIMS)[0].changed == {"red": (5, 6)}

@@ -62,31 +62,47 @@ def _in_line(here: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     return float(u @ v) < OPPOSITE_COSINE * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
-def _without_false_tower(towers: list[TowerReading], walls: list[WallReading]):
-    """The least tower-like tower with only two short walls, in line, taken away and its walls made one
-    long wall; or None."""
-    candidates = []
+def towers_between_short_walls(towers: list[TowerReading], walls: list[WallReading],
+                               both_held: bool = False) -> list[tuple[int, tuple[int, int]]]:
+    """Each tower with only two walls, both short and in line (a long wall's length), and their indices:
+    where a long wall may have been read as a tower and two short walls. At least one wall reaches a tower
+    beyond it (both, with `both_held`): a long wall open at both ends would hang on nothing."""
+    found = []
     for i, tower in enumerate(towers):
         mine = [n for n, w in enumerate(walls) if i in (w.start, w.end)]
         if len(mine) != 2 or any(walls[n].kind != "short" for n in mine):
             continue
         held = [walls[n].start != i or walls[n].end is not None for n in mine]  # reaching a tower beyond it
-        if not any(held):  # both walls open beyond it: nothing would hold the long wall
+        if not (all(held) if both_held else any(held)):
             continue
         here = np.asarray(tower.position, float)
         if _in_line(here, _far_end(walls[mine[0]], i, towers), _far_end(walls[mine[1]], i, towers)):
-            candidates.append((tower.radius_mm, i, mine))
+            found.append((i, (mine[0], mine[1])))
+    return found
+
+
+def run_joined(towers: list[TowerReading], walls: list[WallReading], tower: int, pair: tuple[int, int]
+               ) -> tuple[list[TowerReading], list[WallReading]]:
+    """The towers without `tower` and the walls with its two short walls `pair` made one long wall."""
+    first, second = pair
+    long_wall = _joined(walls[first], walls[second], tower)
+    kept = [w for n, w in enumerate(walls) if n not in (first, second)] + [long_wall]
+    index = {old: new for new, old in enumerate(j for j in range(len(towers)) if j != tower)}
+    renumbered = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end]) for w in kept]
+    return [t for j, t in enumerate(towers) if j != tower], renumbered
+
+
+def _without_false_tower(towers: list[TowerReading], walls: list[WallReading]):
+    """The least tower-like tower with only two short walls, in line, taken away and its walls made one
+    long wall; or None."""
+    candidates = towers_between_short_walls(towers, walls)
     if not candidates:
         return None
-    _, i, (first, second) = min(candidates)
-    long_wall = _joined(walls[first], walls[second], i)
-    kept = [w for n, w in enumerate(walls) if n not in (first, second)] + [long_wall]
-    index = {old: new for new, old in enumerate(j for j in range(len(towers)) if j != i)}
-    renumbered = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end]) for w in kept]
+    i, pair = min(candidates, key=lambda c: (towers[c[0]].radius_mm, c[0]))
     t = towers[i]
     note = (f"the tower read at ({t.x:.0f}, {t.y:.0f}) mm in the middle of a long wall was left out, "
             f"its two short walls read as that long wall")
-    return [t for j, t in enumerate(towers) if j != i], renumbered, note
+    return *run_joined(towers, walls, i, pair), note
 
 
 def _joined(a: WallReading, b: WallReading, middle: int) -> WallReading:

@@ -2,20 +2,23 @@
 
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
 double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
-hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, and a tower read
-in a long wall's run (by its height alone) may be that wall's middle. The reader
-marks them; here the board is scored the other way round for each, so a player or an organiser knows
-which few pieces to look at on the table, and which of them would change a score.
+hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, a tower read
+in a long wall's run (by its height alone) may be that wall's middle, and a long wall read where a thin
+tower stood (`thin_towers`) may be that tower and two short walls. The reader marks them; here the
+board is scored the other way round for each, so a player or an organiser knows which few pieces to
+look at on the table, and which of them would change a score.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tablesight.scoring.castellan.board import Board, Keep, Point, Wall
+from tablesight.scoring.castellan.board import Board, Keep, Point, Tower, Wall
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import PhotoReading
+
+AS_TOWER_RUN = "a tower and two short walls"  # what a long wall read where a thin tower stood may be instead
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,17 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             found.append(doubt("tower", tower.id, tower.position, "tower in a long wall's run",
                                "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
+        if not (wall.inferred or wall.through_thin_tower):
+            continue
+        a, b = board.wall_endpoints(board.walls[i])
+        middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         if wall.inferred:
-            a, b = board.wall_endpoints(board.walls[i])
-            middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             walls = board.walls[:i] + board.walls[i + 1:]
             found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall hidden behind a keep", "absent",
                                replace(board, walls=walls)))
+        else:
+            found.append(doubt("wall", board.walls[i].id, middle, "long wall read where a thin tower stood",
+                               AS_TOWER_RUN, long_wall_split(board, i)))
     return sorted(found, key=lambda d: not d.changed)
 
 
@@ -135,8 +143,12 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
         towers = board.tower_map()
         for i, wall in enumerate(board.walls):
             a, b = board.wall_endpoints(wall, towers)
-            if near(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)):
+            if not near(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)):
+                continue
+            if doubt.otherwise != AS_TOWER_RUN:
                 return wall.id, replace(board, walls=board.walls[:i] + board.walls[i + 1:])
+            if wall.kind == "long" and wall.is_closed:
+                return wall.id, long_wall_split(board, i)
     return None
 
 
@@ -176,6 +188,22 @@ def run_as_long_wall(board: Board, tower_id: str) -> Board | None:
     long_wall = Wall(mine[0].id, "long", (u_id, v_id), u, v)
     walls = tuple(long_wall if w is mine[0] else w for w in board.walls if w is not mine[1])
     return replace(board, towers=tuple(t for t in board.towers if t.id != tower_id), walls=walls)
+
+
+def long_wall_split(board: Board, index: int) -> Board:
+    """The board with its `index`-th wall, a long wall between two towers, read as a tower at its middle and
+    two short walls (`run_as_long_wall` the other way round)."""
+    wall = board.walls[index]
+    a, b = board.wall_endpoints(wall)
+    ids = {t.id for t in board.towers}
+    number = len(board.towers) + 1
+    while f"t{number}" in ids:
+        number += 1
+    middle = Tower(f"t{number}", round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
+    halves = (Wall(wall.id, "short", (wall.ends[0], middle.id)),
+              Wall(f"{wall.id}b", "short", (middle.id, wall.ends[1])))
+    walls = board.walls[:index] + halves + board.walls[index + 1:]
+    return replace(board, towers=board.towers + (middle,), walls=walls)
 
 
 def without_tower(board: Board, tower_id: str) -> Board:

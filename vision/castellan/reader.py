@@ -20,7 +20,7 @@ from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.report import Report, score_board
-from tablesight.vision.castellan.box_limits import mend_split_long_walls
+from tablesight.vision.castellan.box_limits import mend_split_long_walls, run_joined
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -57,8 +57,14 @@ from tablesight.vision.castellan.looks import (
 )
 from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.shadows import with_shadow_evidence
+from tablesight.vision.castellan.thin_towers import thin_towers_in_runs
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
-from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls
+from tablesight.vision.castellan.towers_in_long_walls import (
+    height_step,
+    keep_coloured,
+    stands_above,
+    towers_in_long_walls,
+)
 from tablesight.vision.castellan.walls import (
     WallReading,
     castle_axis,
@@ -142,6 +148,7 @@ class CastellanReader:
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
         self._walls_behind_keeps_left(reading)
+        self._thin_towers_as_long_walls(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:
@@ -818,6 +825,37 @@ class CastellanReader:
         if hidden:
             reading.board = self._board(reading)
 
+    def _thin_towers_as_long_walls(self, reading: PhotoReading) -> None:
+        """Towers between two short walls in line, far thinner than the photo's others and showing no top above
+        the walls (`thin_towers`), each read as the middle of one long wall: named in the notes and listed as
+        a doubt. After the look is kept, as the thin towers were measured."""
+        if reading.board is None or reading.classes is None or not _pose_known(reading):
+            return
+        hidden, median = keep_coloured(reading.classes), _seen_tower_radius(reading)
+        standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls
+        while True:
+            candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls)
+                          if reading.towers[c[0]].position not in standing]
+            if not candidates:
+                break
+            i, pair = candidates[0]
+            tower = reading.towers[i]
+            ends = [np.asarray(reading.towers[w.end if w.start == i else w.start].position, float)
+                    for w in (reading.walls[pair[0]], reading.walls[pair[1]])]
+            u = (ends[1] - ends[0]) / max(float(np.linalg.norm(ends[1] - ends[0])), 1e-9)
+            step = height_step(reading.view, reading.classes.grey, hidden, np.asarray(tower.position, float), u,
+                               self.profile)
+            if step is not None and stands_above(step):
+                standing.add(tower.position)
+                continue
+            reading.towers, reading.walls = run_joined(reading.towers, reading.walls, i, pair)
+            reading.walls[-1] = replace(reading.walls[-1], through_thin_tower=True)
+            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
+                                 f"line is far thinner than the castle's other towers (its footprint "
+                                 f"{2 * tower.radius_mm:.0f} mm across, theirs {2 * median:.0f}) and shows no top "
+                                 f"above the walls: read as the middle of one long wall — check it")
+            reading.board = self._board(reading)
+
     def _walls_hidden(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
                       reading: PhotoReading) -> list[WallReading]:
         """The walls `walls_behind_keeps` offers on the reading as it stands."""
@@ -855,6 +893,12 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
+
+
+def _seen_tower_radius(reading: PhotoReading) -> float:
+    """The median radius (mm) of the towers seen in the carved footprint (not inferred, not read by height)."""
+    seen = [t.radius_mm for t in reading.towers if not t.inferred and not t.in_run]
+    return float(np.median(seen)) if seen else 0.0
 
 
 def _pose_known(reading: PhotoReading) -> bool:

@@ -46,9 +46,7 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
     dims = profile.dimensions
     if profile.tower_height - profile.wall_height < MIN_HEIGHT_GAP_MM:
         return []
-    hidden = np.zeros(classes.grey.shape, bool)
-    for mask in classes.keeps.values():
-        hidden |= mask > 0
+    hidden = keep_coloured(classes)
     short = dims.centre_spacing("short")
     found = []
     for index, wall in enumerate(walls):
@@ -60,13 +58,10 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
         middle = start + short * u
         if any(np.hypot(*(middle - t.position)) < dims.tower_diameter for t in towers):
             continue  # a tower is read there already (one inferred behind a keep, say)
-        shares = [_upper_body_seen(view, classes.grey, hidden, start + d * u, u, profile)
-                  for d in (short / 2, short, 1.5 * short)]
-        if any(s is None for s in shares):
+        measured = height_step(view, classes.grey, hidden, middle, u, profile)
+        if measured is None or not stands_above(measured):
             continue
-        step = shares[1] - max(shares[0], shares[2])
-        if step < MIN_STEP or shares[1] < MIN_MIDDLE:
-            continue
+        step = measured[0]
         same = [n for n, f in enumerate(found) if np.hypot(*(middle - f.tower.position)) < dims.tower_diameter]
         if same:  # two runs crossing in one tower (walls never cross)
             f = found[same[0]]
@@ -75,6 +70,31 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
         tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
         found.append(TowerInRun(tower, (index,), step))
     return found
+
+
+def keep_coloured(classes: PixelClasses) -> np.ndarray:
+    """Where the photo shows any keep colour (bool): a keep in front hides what is behind it."""
+    hidden = np.zeros(classes.grey.shape, bool)
+    for mask in classes.keeps.values():
+        hidden |= mask > 0
+    return hidden
+
+
+def height_step(view: TableView, grey: np.ndarray, hidden: np.ndarray, middle: np.ndarray, u: np.ndarray,
+                profile: PieceProfile) -> tuple[float, float] | None:
+    """How much more often the photo sees grey plastic above the walls' tops at `middle` of a straight run
+    (along `u`) than at the middles of its two halves, half a short span either side, and how often at
+    `middle` itself; None where keeps hide too much of any of the three."""
+    short = profile.dimensions.centre_spacing("short")
+    shares = [_upper_body_seen(view, grey, hidden, middle + d * u, u, profile) for d in (-short / 2, 0.0, short / 2)]
+    if any(s is None for s in shares):
+        return None
+    return shares[1] - max(shares[0], shares[2]), shares[1]
+
+
+def stands_above(step: tuple[float, float]) -> bool:
+    """Whether a run's `height_step` shows a tower's top standing above the walls at its middle."""
+    return step[0] >= MIN_STEP and step[1] >= MIN_MIDDLE
 
 
 def _upper_body_seen(view: TableView, grey: np.ndarray, hidden: np.ndarray, point: np.ndarray, u: np.ndarray,

@@ -40,6 +40,7 @@ class WallReading:
     open_point: tuple[float, float] | None  # where the missing tower would stand
     filled: float  # share of the body seen solid
     inferred: bool = False  # hidden behind a keep: not seen but inferred: check it
+    through_thin_tower: bool = False  # a long wall read where a thin tower stood between two short walls: check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:

@@ -1,0 +1,66 @@
+"""Thin towers between two short walls in line: a long wall's middle, fattened (`thin_towers`)."""
+
+from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
+from tablesight.vision.castellan.box_limits import run_joined
+from tablesight.vision.castellan.thin_towers import THIN_SHARE, thin_towers_in_runs
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import WallReading
+
+SPAN = DIMS.centre_spacing("short")
+RADIUS = 14.0  # how wide this photo's towers read
+
+
+def _castle(middle_radius: float, corner_radius: float = RADIUS) -> tuple[list[TowerReading], list[WallReading]]:
+    """A courtyard two short spans by one: towers 0-1-2 along the bottom (tower 1 between two short walls in
+    line), 3-4-5 along the top; tower 3 at a corner, read as `corner_radius`."""
+    places = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+    towers = [TowerReading(SPAN * x, SPAN * y, RADIUS) for x, y in places]
+    towers[1] = TowerReading(SPAN, 0.0, middle_radius)
+    towers[3] = TowerReading(0.0, SPAN, corner_radius)
+    sides = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (2, 5)]
+    return towers, [WallReading("short", a, b, None, 1.0) for a, b in sides]
+
+
+def test_a_tower_far_thinner_than_the_photos_others_in_a_run_is_found():
+    towers, walls = _castle(middle_radius=0.5 * RADIUS)
+    assert thin_towers_in_runs(towers, walls) == [(1, (0, 1))]
+
+
+def test_a_tower_as_wide_as_the_others_or_only_a_little_thinner_stays():
+    assert thin_towers_in_runs(*_castle(middle_radius=RADIUS)) == []
+    assert thin_towers_in_runs(*_castle(middle_radius=(THIN_SHARE + 0.05) * RADIUS)) == []
+
+
+def test_a_thin_tower_at_a_corner_is_no_long_wall():
+    towers, walls = _castle(middle_radius=RADIUS, corner_radius=0.4 * RADIUS)
+    assert thin_towers_in_runs(towers, walls) == []
+
+
+def test_a_thin_tower_with_an_open_wall_beyond_it_stays():
+    """A long wall through it would hang on one tower: the rules hold either reading, the footprint decides."""
+    towers, walls = _castle(middle_radius=0.5 * RADIUS)
+    walls[1] = WallReading("short", 1, None, (2 * SPAN, 0.0), 1.0)
+    assert thin_towers_in_runs(towers, walls) == []
+
+
+def test_too_few_towers_seen_give_no_measure_to_go_by():
+    towers = [TowerReading(SPAN * x, 0.0, RADIUS) for x in range(3)]
+    towers[1] = TowerReading(SPAN, 0.0, 0.5 * RADIUS)
+    walls = [WallReading("short", 0, 1, None, 1.0), WallReading("short", 1, 2, None, 1.0)]
+    assert thin_towers_in_runs(towers, walls) == []
+
+
+def test_towers_inferred_or_read_by_height_are_neither_measure_nor_candidates():
+    towers, walls = _castle(middle_radius=0.5 * RADIUS)
+    towers[1] = TowerReading(SPAN, 0.0, 0.5 * RADIUS, in_run=True)
+    assert thin_towers_in_runs(towers, walls) == []
+
+
+def test_the_run_joined_is_one_long_wall_between_the_towers_beyond():
+    towers, walls = _castle(middle_radius=0.5 * RADIUS)
+    (tower, pair), = thin_towers_in_runs(towers, walls)
+    joined_towers, joined_walls = run_joined(towers, walls, tower, pair)
+    assert len(joined_towers) == 5 and len(joined_walls) == 5
+    (long_wall,) = [w for w in joined_walls if w.kind == "long"]
+    ends = {joined_towers[long_wall.start].position, joined_towers[long_wall.end].position}
+    assert ends == {(0.0, 0.0), (2 * SPAN, 0.0)}
