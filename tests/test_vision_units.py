@@ -386,6 +386,32 @@ def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
     assert math.dist(opened[0].open_point, (164 + 128 * math.cos(turn), 100 + 128 * math.sin(turn))) < 4
 
 
+def test_an_open_long_wall_broken_near_its_tower_is_read_across_the_break_but_not_across_a_tower_gap():
+    """A merlon's shade or a shadow's edge can break an open wall's carved solid just out of its socket: read
+    again once the look is kept, the run is taken across breaks up to a third of a tower's width (the gap
+    where a missing tower would stand is a tower wide), at the sockets no wall holds."""
+    from tablesight.vision.castellan.walls import OPEN_RUN_GAP_SHARE, open_walls_at_free_sockets
+
+    bridge = OPEN_RUN_GAP_SHARE * DIMS.tower_diameter
+    corners = [(100, 100), (164, 100), (164, 164), (100, 164)]
+    walls = [(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    solid = footprint(corners, walls + [((164, 100), (164 + 116, 100))])
+    x0, x1 = (int(REGION.to_pixels((x, 100))[0]) for x in (164 + DIMS.tower_radius + 3, 164 + DIMS.tower_radius + 11))
+    solid[:, x0:x1] &= ~(np.arange(solid.shape[0]) < REGION.to_pixels((0, 120))[1])[:, None]  # an 8 mm break
+    towers = find_towers(solid, REGION, DIMS)
+    first = find_walls(towers, solid, REGION, DIMS, axis=0.0)
+    assert [w for w in first if w.end is None] == []  # the run stops at the break
+    again = find_walls(towers, solid, REGION, DIMS, axis=0.0, bridge_mm=bridge)
+    added = open_walls_at_free_sockets(first, again, towers)
+    assert len(added) == 1 and added[0].kind == "long"
+    assert open_walls_at_free_sockets(first + added, again, towers) == []  # its socket is held now
+    # A tower-wide gap: a short wall's end, not a break (`test_two_short_walls_with_their_middle_...`).
+    gapped = walls + [((164, 100), (164 + 52, 100)), ((164 + 52 + 2 * DIMS.tower_radius, 100), (164 + 116, 100))]
+    solid = footprint(corners, gapped)
+    read = find_walls(find_towers(solid, REGION, DIMS), solid, REGION, DIMS, axis=0.0, bridge_mm=bridge)
+    assert [w.kind for w in read if w.end is None] == ["short"]
+
+
 def _straight_down_view(size=(800, 600), px_per_mm=2.0):
     """A photo taken straight down, the table's (0, 0) mm at its centre (the card-less stand-in)."""
     from tablesight.calibration.card_detection import virtual_card

@@ -25,6 +25,9 @@ ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socke
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
 MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge it by sight (`walls_behind_keeps`)
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
+# Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
+# shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
+OPEN_RUN_GAP_SHARE = 1 / 3
 MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 # A tower read this near a long wall's run (shares of a short span along it from its middle, and of a tower's
@@ -93,11 +96,11 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
                axis: float, hidden: np.ndarray | None = None, placed: bool = True,
-               only: set[int] | None = None) -> list[WallReading]:
+               only: set[int] | None = None, bridge_mm: float = 0.0) -> list[WallReading]:
     """Walls from each tower's sockets (of the towers in `only`, if given). `hidden` marks where keeps
     stand in front: a wall's body there is neither seen nor missing. `placed`: tower positions come
     from a known pose; without one (no card) they are rougher, and a neighbour is only accepted close
-    to where the span puts it."""
+    to where the span puts it. `bridge_mm`: an open wall's run is read across breaks this long."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
@@ -108,7 +111,8 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
             continue
         for k, d in enumerate(socket_directions(axis)):
             origin = np.array(tower.position)
-            reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, tolerance)
+            reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, tolerance,
+                                   bridge_mm)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -167,7 +171,8 @@ def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclu
     return j if score[j] < 1.0 else None
 
 
-def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, search) -> WallReading | None:
+def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, search,
+                 bridge_mm) -> WallReading | None:
     halfway = 0.18 * short  # how close to the middle of a long span a tower splits it
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_along(positions, origin, d, spacing, i, search)
@@ -192,7 +197,7 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         if kind == "short":
             return None  # a tower one short span away but no wall to it: nothing can pass it
     # No tower at either span: an open wall, as long as the solid run from the socket.
-    run, d = _open_run(solid, region, origin, d, r + 2, long_ - r + 8)
+    run, d = _open_run(solid, region, origin, d, r + 2, long_ - r + 8, bridge_mm)
     if run < 0.75 * dims.short_wall_length:
         return None
     kind = "short" if run < (dims.short_wall_length + dims.long_wall_length) / 2 else "long"
@@ -267,7 +272,7 @@ def _room_for_run(tower: int, run: np.ndarray, ends: tuple[int, int], positions:
 
 
 def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: float,
-              stop: float) -> tuple[float, np.ndarray]:
+              stop: float, max_gap: float) -> tuple[float, np.ndarray]:
     """The solid run (mm) from a socket and its direction. A wall with no tower at its end may leave
     its socket a few degrees off the castle's axis (as a tower may stand off it); a long one then
     drifts off a ray along the axis before its end, so directions within ANGLE_TOLERANCE are tried
@@ -276,14 +281,32 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     for turn in sorted(np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9), key=abs):  # along the axis first
         c, s = math.cos(turn), math.sin(turn)
         ray_d = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
-        ray = _profile(solid, region, origin, ray_d, start, stop)
-        gaps = np.flatnonzero(~ray)
-        run = (gaps[0] if len(gaps) else len(ray)) * STEP_MM
+        run = _bridged_run(_profile(solid, region, origin, ray_d, start, stop), max_gap)
         if run > best_run:
             best_run, best_d = run, ray_d
         if turn == 0.0 and run < OPEN_WALL_SEEN_MM:
             break  # nothing leaves this socket
     return best_run, best_d
+
+
+def _bridged_run(profile: np.ndarray, max_gap: float) -> float:
+    """How far (mm) a profile runs solid from its start, across gaps of up to `max_gap` mm: where a gap
+    longer than that begins, or where the solid seen since the start falls below FILLED."""
+    solid_so_far = np.cumsum(profile)
+    gap_start, end = None, len(profile)
+    for n, here in enumerate(profile):
+        if here:
+            gap_start = None
+            continue
+        gap_start = n if gap_start is None else gap_start
+        if (n - gap_start + 1) * STEP_MM > max_gap:
+            end = gap_start
+            break
+    while end > 0 and not profile[end - 1]:
+        end -= 1  # a run ends on solid
+    while end > 0 and solid_so_far[end - 1] < FILLED * end:
+        end -= 1
+    return end * STEP_MM
 
 
 def _gap_in_middle(profile: np.ndarray) -> float:
@@ -314,6 +337,25 @@ def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: P
         votes[wall.end].append(a + step)
     return [replace(t, x=float(np.mean([v[0] for v in vs])), y=float(np.mean([v[1] for v in vs])))
             for t, vs in zip(towers, votes, strict=True)]
+
+
+def open_walls_at_free_sockets(walls: list[WallReading], again: list[WallReading],
+                               towers: list[TowerReading]) -> list[WallReading]:
+    """The open walls of `again` leaving a socket no wall of `walls` holds (none leaves their tower within
+    about 30° of their direction)."""
+    def held(open_wall: WallReading) -> bool:
+        here = np.array(towers[open_wall.start].position)
+        heading = np.array(open_wall.open_point) - here
+        for w in walls:
+            if open_wall.start not in (w.start, w.end):
+                continue
+            other = w.end if w.start == open_wall.start else w.start
+            far = np.array(w.open_point if other is None else towers[other].position) - here
+            if heading @ far > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(far):
+                return True
+        return False
+
+    return [w for w in again if w.end is None and not held(w)]
 
 
 def merged_walls(first: list[WallReading], again: list[WallReading],
