@@ -57,7 +57,7 @@ from tablesight.vision.castellan.looks import (
 )
 from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.shadows import with_shadow_evidence
-from tablesight.vision.castellan.thin_towers import thin_towers_in_runs
+from tablesight.vision.castellan.thin_towers import median_seen_radius, thin_towers_in_runs
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import (
     height_step,
@@ -834,7 +834,7 @@ class CastellanReader:
         a doubt. After the look is kept, as the thin towers were measured."""
         if reading.board is None or reading.classes is None or not _pose_known(reading):
             return
-        hidden, median = keep_coloured(reading.classes), _seen_tower_radius(reading)
+        hidden, median = keep_coloured(reading.classes), median_seen_radius(reading.towers)
         standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls
         while True:
             candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls)
@@ -913,12 +913,6 @@ class CastellanReader:
             walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
         keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
         return Board(towers, tuple(walls), keeps)
-
-
-def _seen_tower_radius(reading: PhotoReading) -> float:
-    """The median radius (mm) of the towers seen in the carved footprint (not inferred, not read by height)."""
-    seen = [t.radius_mm for t in reading.towers if not t.inferred and not t.in_run]
-    return float(np.median(seen)) if seen else 0.0
 
 
 def _pose_known(reading: PhotoReading) -> bool:
