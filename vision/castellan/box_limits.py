@@ -19,7 +19,7 @@ import numpy as np
 
 from tablesight.scoring.castellan.pieces import BOX_CONTENTS, PieceDimensions, boxes_in_play
 from tablesight.vision.castellan.towers import TowerReading
-from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.castellan.walls import WallReading, far_end
 
 OPPOSITE_COSINE = -0.95  # two walls leaving a point this close to opposite directions are in line
 SPAN_SLACK = 0.15  # the towers of a long wall mended from two short ones: a long span apart, within this share
@@ -49,14 +49,6 @@ def _count(walls: list[WallReading], kind: str) -> int:
     return sum(w.kind == kind for w in walls)
 
 
-def _far_end(wall: WallReading, tower: int, towers: list[TowerReading]) -> np.ndarray:
-    """Where a wall leaving or reaching `tower` goes: its other tower, or its open end."""
-    other = wall.end if wall.start == tower else wall.start
-    if other is None or other == tower:
-        return np.asarray(wall.open_point, float)
-    return np.asarray(towers[other].position, float)
-
-
 def _in_line(here: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     u, v = a - here, b - here
     return float(u @ v) < OPPOSITE_COSINE * float(np.linalg.norm(u) * np.linalg.norm(v))
@@ -76,7 +68,7 @@ def towers_between_short_walls(towers: list[TowerReading], walls: list[WallReadi
         if not (all(held) if both_held else any(held)):
             continue
         here = np.asarray(tower.position, float)
-        if _in_line(here, _far_end(walls[mine[0]], i, towers), _far_end(walls[mine[1]], i, towers)):
+        if _in_line(here, far_end(walls[mine[0]], i, towers), far_end(walls[mine[1]], i, towers)):
             found.append((i, (mine[0], mine[1])))
     return found
 

@@ -69,6 +69,7 @@ from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
     WallReading,
     castle_axis,
+    far_end,
     find_walls,
     meeting_distance,
     merged_walls,
@@ -149,9 +150,10 @@ class CastellanReader:
         self._keeps_the_rules_need(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
-        self._walls_behind_keeps_left(reading)
-        self._thin_towers_as_long_walls(reading)
-        self._open_walls_across_breaks(reading)
+        with _timed(reading.timings_ms, "rebuild"):
+            self._walls_behind_keeps_left(reading)
+            self._thin_towers_as_long_walls(reading)
+            self._open_walls_across_breaks(reading)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:
@@ -843,8 +845,7 @@ class CastellanReader:
                 break
             i, pair = candidates[0]
             tower = reading.towers[i]
-            ends = [np.asarray(reading.towers[w.end if w.start == i else w.start].position, float)
-                    for w in (reading.walls[pair[0]], reading.walls[pair[1]])]
+            ends = [far_end(reading.walls[n], i, reading.towers) for n in pair]
             u = (ends[1] - ends[0]) / max(float(np.linalg.norm(ends[1] - ends[0])), 1e-9)
             step = height_step(reading.view, reading.classes.grey, hidden, np.asarray(tower.position, float), u,
                                self.profile)

@@ -343,19 +343,28 @@ def open_walls_at_free_sockets(walls: list[WallReading], again: list[WallReading
                                towers: list[TowerReading]) -> list[WallReading]:
     """The open walls of `again` leaving a socket no wall of `walls` holds (none leaves their tower within
     about 30° of their direction)."""
-    def held(open_wall: WallReading) -> bool:
-        here = np.array(towers[open_wall.start].position)
-        heading = np.array(open_wall.open_point) - here
-        for w in walls:
-            if open_wall.start not in (w.start, w.end):
-                continue
-            other = w.end if w.start == open_wall.start else w.start
-            far = np.array(w.open_point if other is None else towers[other].position) - here
-            if heading @ far > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(far):
-                return True
-        return False
+    return [w for w in again if w.end is None and not _socket_held(w, walls, towers)]
 
-    return [w for w in again if w.end is None and not held(w)]
+
+def _socket_held(open_wall: WallReading, walls: list[WallReading], towers: list[TowerReading]) -> bool:
+    """Whether a wall of `walls` leaves the open wall's tower within about 30° of its direction
+    (SAME_SOCKET_COSINE): the socket it leaves by is taken."""
+    here = np.asarray(towers[open_wall.start].position, float)
+    heading = np.asarray(open_wall.open_point, float) - here
+    for w in walls:
+        if open_wall.start in (w.start, w.end):
+            towards = far_end(w, open_wall.start, towers) - here
+            if heading @ towards > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(towards):
+                return True
+    return False
+
+
+def far_end(wall: WallReading, tower: int, towers: list[TowerReading]) -> np.ndarray:
+    """Where a wall leaving or reaching `tower` goes: its other tower, or its open end."""
+    other = wall.end if wall.start == tower else wall.start
+    if other is None or other == tower:
+        return np.asarray(wall.open_point, float)
+    return np.asarray(towers[other].position, float)
 
 
 def merged_walls(first: list[WallReading], again: list[WallReading],
@@ -365,15 +374,4 @@ def merged_walls(first: list[WallReading], again: list[WallReading],
     joined = {frozenset((w.start, w.end)) for w in first if w.end is not None}
     added = [w for w in again if w.end is not None and frozenset((w.start, w.end)) not in joined]
 
-    def replaced(open_wall: WallReading) -> bool:
-        here = np.array(towers[open_wall.start].position)
-        heading = np.array(open_wall.open_point) - here
-        for w in added:
-            if open_wall.start in (w.start, w.end):
-                other = w.end if w.start == open_wall.start else w.start
-                towards = np.array(towers[other].position) - here
-                if heading @ towards > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(towards):
-                    return True
-        return False
-
-    return [w for w in first if w.end is not None or not replaced(w)] + added
+    return [w for w in first if w.end is not None or not _socket_held(w, added, towers)] + added
