@@ -122,6 +122,22 @@ def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_re
     assert not any(k.double for k in decide_doubles(keeps[:3]))
 
 
+def test_a_keep_is_weighed_against_its_own_colour_s_keeps_when_its_colour_carves_more_than_the_others():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(area, colour, x):  # seen from nearly above: no lean measured, the area alone speaks
+        return KeepReading(colour, x, 0.0, False, False, None, area_share=area)
+
+    # Yellow plastic keeps its shaded sides, blue loses them: every yellow keep carves a third more. Against
+    # the photo's median the largest yellow single looks double; against its colour's, none of them does.
+    blue = [keep(1.02, "blue", 0.0), keep(0.98, "blue", 60.0), keep(1.00, "blue", 120.0), keep(1.01, "blue", 180.0)]
+    yellow = [keep(1.30, "yellow", 240.0), keep(1.32, "yellow", 300.0), keep(1.29, "yellow", 360.0),
+              keep(1.31, "yellow", 420.0)]
+    assert not any(k.double for k in decide_doubles(blue + yellow))
+    # Under four keeps of a colour its median says too little: the photo's is weighed, as before.
+    assert [k.double for k in decide_doubles(blue + yellow[:3])] == [False] * 5 + [True, False]
+
+
 def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_view_tilted_some():
     from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
 

@@ -62,16 +62,23 @@ LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 # many keeps on: fewer say too little of the photo.
 MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
 # A double keep's colour carves more table on its body's planes than a single's (its taller sides, and its top
-# leaning farther): over the photo's median keep area, singles carve 1.0 (spread AREA_NOISE) and doubles
-# AREA_GAIN[0] + AREA_GAIN[1] × the single–double lean gap (mm) more (fitted to 1,830 keeps of six sets; on
-# 2,200 more of the samples and six fresh sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at
+# leaning farther): over the typical single keep's area (below), singles carve 1.0 (spread AREA_NOISE) and
+# doubles AREA_GAIN[0] + AREA_GAIN[1] × the single–double lean gap (mm) more (fitted to 1,830 keeps of six sets;
+# on 2,200 more of the samples and six fresh sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at
 # 10–14, 0.7 at 14–20, the singles' spread 0.06–0.14 throughout). Weighed only where that gap is under
-# AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would count twice
-# (single/double calls wrong with the area weighed up to a gap of 5 mm, 12, and any: 53, 39, 40 of 2,213 keeps;
-# certain and wrong 9, 11, 12).
+# AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would count twice.
 AREA_GAIN = (0.09, 0.03)
 AREA_NOISE = 0.14
-AREA_MAX_SPAN_MM = 12.0
+# Each colour's plastic is told from the table with its own margin (a dark blue's shaded sides fall out of its
+# colour sooner than a yellow's), so a single keep carves a different area in each colour. With this many keeps
+# of its colour or more, a keep's area is weighed against its colour's median (at most one of them is double,
+# C8), else against the photo's. Over 6,300 keeps (the samples and twenty-two sets, session 43) the singles'
+# spread falls from 0.07–0.15 to 0.04–0.085; the keeps' single/double calls wrong, against the photo's
+# median and gaps up to 12 mm: 124 (in 79 photos; 22 of them certain); against the colour's median, gaps up
+# to 12 mm: 109 (75; 12), up to 20 mm: 103 (73; 14). Chosen on a third of the photos; the other two thirds
+# alone: 82 (52; 13) → 69 (47; 7).
+MIN_KEEPS_FOR_COLOUR_MEDIAN = 4
+AREA_MAX_SPAN_MM = 20.0
 AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY = 0.05, 0.2  # a keep partly hidden, or joined to a patch of its colour
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
@@ -358,21 +365,35 @@ def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
 
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
-    """Log-likelihood ratio double : single of the area each keep carves, over the median of the photo's
-    keeps (told by their colour, MIN_KEEPS_FOR_PHOTO_MEDIAN or more: most of them single), for the keeps whose
-    single–double lean gap is under AREA_MAX_SPAN_MM (see AREA_GAIN)."""
-    areas = [k.area_share for k in keeps if not k.inferred]
-    if len(areas) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
+    """Log-likelihood ratio double : single of the area each keep carves, over a single's typical area
+    (`_typical_areas`), for the keeps whose single–double lean gap is under AREA_MAX_SPAN_MM (see
+    AREA_GAIN). Told from MIN_KEEPS_FOR_PHOTO_MEDIAN keeps on (told by their colour: most of them single)."""
+    typical = _typical_areas(keeps)
+    if typical is None:
         return {}
-    typical = float(np.median(areas))
     evidence = {}
     for i, keep in enumerate(keeps):
         if keep.inferred or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
             continue
         gain = AREA_GAIN[0] + AREA_GAIN[1] * keep.lean_span_mm
-        evidence[i] = _robust_evidence((keep.area_share / typical - 1.0) / gain, AREA_NOISE / gain,
+        evidence[i] = _robust_evidence((keep.area_share / typical[i] - 1.0) / gain, AREA_NOISE / gain,
                                        AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY)
     return evidence
+
+
+def _typical_areas(keeps: list[KeepReading]) -> list[float] | None:
+    """Each keep's typical single area: the median over its colour's keeps told by their colour if there
+    are MIN_KEEPS_FOR_COLOUR_MEDIAN of them or more, else over the photo's; None under
+    MIN_KEEPS_FOR_PHOTO_MEDIAN keeps."""
+    seen = [k for k in keeps if not k.inferred]
+    if len(seen) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
+        return None
+    photo = float(np.median([k.area_share for k in seen]))
+    by_colour: dict[str, list[float]] = {}
+    for k in seen:
+        by_colour.setdefault(k.color, []).append(k.area_share)
+    colour = {c: float(np.median(a)) for c, a in by_colour.items() if len(a) >= MIN_KEEPS_FOR_COLOUR_MEDIAN}
+    return [colour.get(k.color, photo) for k in keeps]
 
 
 def _placed_as_double(keep: KeepReading) -> KeepReading:
