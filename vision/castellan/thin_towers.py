@@ -29,16 +29,16 @@ MIN_TOWERS_SEEN = 4  # fewer towers seen (not inferred, not read by height) make
 def thin_towers_in_runs(towers: list[TowerReading], walls: list[WallReading]) -> list[tuple[int, tuple[int, int]]]:
     """The towers between two short walls in line, both reaching a tower beyond, far thinner than the photo's
     towers seen in the footprint, each with its two walls; the thinnest first."""
-    if sum(not t.inferred and not t.in_run for t in towers) < MIN_TOWERS_SEEN:
+    if sum(t.footprint_seen for t in towers) < MIN_TOWERS_SEEN:
         return []
     bar = THIN_SHARE * median_seen_radius(towers)
     found = [(i, pair) for i, pair in towers_between_short_walls(towers, walls, both_held=True)
-             if not towers[i].inferred and not towers[i].in_run and towers[i].radius_mm < bar]
+             if towers[i].footprint_seen and towers[i].radius_mm < bar]
     return sorted(found, key=lambda c: towers[c[0]].radius_mm)
 
 
 def median_seen_radius(towers: list[TowerReading]) -> float:
     """The median inscribed radius (mm) of the towers seen in the carved footprint (not inferred behind a
     keep, not read by their height in a run); 0 without any."""
-    seen = [t.radius_mm for t in towers if not t.inferred and not t.in_run]
+    seen = [t.radius_mm for t in towers if t.footprint_seen]
     return float(np.median(seen)) if seen else 0.0

@@ -39,6 +39,11 @@ class TowerReading:
     def position(self) -> tuple[float, float]:
         return (self.x, self.y)
 
+    @property
+    def footprint_seen(self) -> bool:
+        """Whether its radius was measured in the carved footprint (not inferred, not read by its height)."""
+        return not self.inferred and not self.in_run
+
 
 def wall_half_width(mask: np.ndarray, dist: np.ndarray) -> float:
     """Median distance-to-background along the medial axis (mm): the walls' half-width in this photo.
