@@ -39,3 +39,16 @@ def test_a_keep_read_single_for_a_double_is_both_missed_and_extra():
     read = replace(truth, keeps=(replace(keep, double=not keep.double), *truth.keeps[1:]))
     diff = differences(truth, read)
     assert diff.missed["keep"] == [keep.position] and diff.extra["keep"] == [keep.position]
+
+
+def test_a_photo_read_whole_but_off_its_place_shows_its_towers_aligned_on_its_line():
+    from collections import Counter
+
+    from tablesight.vision.castellan.evaluate import PhotoScore, _shifted
+
+    off = PhotoScore("photo-001.jpg", {}, counts={"tower": Counter(tp=5, fp=9, fn=12)},
+                     aligned_counts={"tower": Counter(tp=14, fp=0, fn=3)})
+    placed = PhotoScore("photo-002.jpg", {}, counts={"tower": Counter(tp=13, fp=1, fn=4)},
+                        aligned_counts={"tower": Counter(tp=14, fp=0, fn=3)})
+    assert _shifted(off) == " (aligned t14/0/3)"
+    assert _shifted(placed) == ""

@@ -37,6 +37,7 @@ from tablesight.vision.castellan.truth_picture import Differences, truth_picture
 
 MATCH_MM = 12.0
 ALIGN_MM = (40.0, 20.0)  # tower pairs taken to align a reading with the truth, loosely then closer
+SHIFTED_TOWERS = 3  # a photo's line shows its aligned towers where aligning matches this many more
 KINDS = ("tower", "short", "long", "keep")
 
 
@@ -203,6 +204,15 @@ def _bucket(scene: dict) -> dict[str, str]:
             "light": scene["light"], "table": scene["table"]}
 
 
+def _shifted(result: PhotoScore) -> str:
+    """The towers once the castle is aligned onto the truth, where that matches SHIFTED_TOWERS more: a castle
+    read whole but off its place (the card's pose, or a look carving pieces to one side)."""
+    towers, moved = result.counts["tower"], result.aligned_counts["tower"]
+    if moved["tp"] - towers["tp"] < SHIFTED_TOWERS:
+        return ""
+    return f" (aligned t{moved['tp']}/{moved['fp']}/{moved['fn']})"
+
+
 def print_tables(results: list[PhotoScore]) -> None:
     total = summed([r.counts for r in results])
     print(f"{'piece':<8} {'precision':>9} {'recall':>7} {'tp':>6} {'fp':>5} {'fn':>5}")
@@ -278,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             results.append(r)
             c = r.counts
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
-                  + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS)
+                  + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS) + _shifted(r)
                   + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}",
                   flush=True)
             print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
