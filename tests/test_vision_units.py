@@ -890,6 +890,22 @@ def test_towers_left_apart_from_the_castle_speak_against_a_reading_however_big_t
     assert misfits(reading, report) == rules_broken(report) + 14
 
 
+def test_a_look_reading_more_of_the_castle_is_weighed_by_its_misfits_per_tower():
+    """63 towers with 20 misfits read the castle better than 53 with 18 (a corner lost): per tower, fewer."""
+    import math
+
+    from tablesight.vision.castellan.looks import misfit_rate
+
+    whole, _ = _towers_only(63)
+    cut, _ = _towers_only(53)
+    assert misfit_rate(20, whole) < misfit_rate(18, cut)
+    assert misfit_rate(23, whole) > misfit_rate(18, cut)  # more misread per tower: the smaller
+    assert misfit_rate(18, whole) < misfit_rate(18, cut)  # as many misfits: the bigger reading
+    assert misfit_rate(0, whole) == misfit_rate(0, cut) == 0  # none either way: a tie, left to the warnings
+    nothing, _ = _towers_only(0)
+    assert misfit_rate(math.inf, nothing) == math.inf  # no castle stays the worst
+
+
 def test_rules_broken_counts_the_fewest_misread_pieces_that_explain_them():
     """One stray wall touching another, blocking two open ends and off the axes is one misreading, not
     four; a keep outside every courtyard (no piece named) is one each."""

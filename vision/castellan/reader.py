@@ -52,6 +52,7 @@ from tablesight.vision.castellan.looks import (
     Look,
     fragment,
     keeps_the_pieces,
+    misfit_rate,
     misfits,
     rules_broken,
 )
@@ -225,13 +226,13 @@ class CastellanReader:
 
     def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
-        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`; on a tie, raising
-        fewer warnings) among the first and the other looks, tried while the best so far has some, each later
-        look read with the best reading's keeps (weighed for its grey alone); another look counts only if it
-        still reads most of the first's pieces (one that lost part of the castle breaks fewer rules for
-        that alone). The lens does not depend on how
-        colours are seen: the first reading's (refined) one and its view are reused, and only the part
-        of the photo around the first reading's castle is seen again."""
+        """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`) per tower it
+        read (`misfit_rate`; on a tie, raising fewer warnings) among the first and the other looks, tried
+        while the best so far has some, each later look read with the best reading's keeps (weighed for its
+        grey alone); another look counts only if it still reads most of the first's pieces (one that lost
+        part of the castle breaks fewer rules for that alone). The lens does not depend on how colours are
+        seen: the first reading's (refined) one and its view are reused, and only the part of the photo
+        around the first reading's castle is seen again."""
         first_report = self._report(first)
         best, broken = first, misfits(first, first_report)
         first_broken, spent = broken, 0.0  # time spent on the readings not kept
@@ -283,7 +284,8 @@ class CastellanReader:
             # As many misread pieces either way: the reading raising fewer warnings is the likelier (one
             # misplaced wall touching another and blocking an open end is one piece, but two warnings),
             # unless it is seen by a look weaker as evidence (`Look.wins_ties`).
-            fewer = (other_broken, other_warned) < (broken, warned) if look.wins_ties else other_broken < broken
+            rate, best_rate = misfit_rate(other_broken, other), misfit_rate(broken, best)
+            fewer = (rate, other_warned) < (best_rate, warned) if look.wins_ties else rate < best_rate
             if fewer and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
