@@ -53,4 +53,6 @@ def test_the_look_taking_steps_from_the_table_around_is_tried_last_and_where_no_
     look = LOOKS[-1]
     assert look.local_steps and look.sees_more_grey
     # It takes broad shade for plastic too: a reading through it must break fewer rules, not merely warn less.
-    assert not look.wins_ties and all(other.wins_ties for other in LOOKS[:-1])
+    # So must the looks taking deep shade for plastic (a wall's cast shadow near nadir); the others win ties.
+    assert not look.wins_ties
+    assert all(other.wins_ties != other.deep_shade_is_plastic for other in LOOKS[:-1])
