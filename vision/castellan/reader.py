@@ -281,7 +281,7 @@ class CastellanReader:
                                        view=first.view, window=window, keeps=keeps, keep_shadows=False)
             other_report = self._report(other)
             other_broken, other_warned = misfits(other, other_report), _warning_count(other_report)
-            # As many misread pieces either way: the reading raising fewer warnings is the likelier (one
+            # As many misread pieces per tower either way: the reading raising fewer warnings is the likelier (one
             # misplaced wall touching another and blocking an open end is one piece, but two warnings),
             # unless it is seen by a look weaker as evidence (`Look.wins_ties`).
             rate, best_rate = misfit_rate(other_broken, other), misfit_rate(broken, best)
@@ -291,6 +291,7 @@ class CastellanReader:
                 best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
             else:
                 spent += (time.perf_counter() - start) * 1000
+        kept_towers = len(best.towers)  # what its misfits were weighed over (read again below, it may change)
         if best is not first:  # read once more as the first was: with the keeps' shadows
             start = time.perf_counter()
             best = self._kept_look_read_again(image, focal_35mm, best, None if lost else first_broken, timings)
@@ -300,10 +301,11 @@ class CastellanReader:
         if best is not first and lost:
             best.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
                               f"({best.look.name})")
-        elif broken < first_broken:
+        elif best is not first:  # kept for fewer misfits per tower, or as few and fewer warnings
             best.notes.append(f"read again with the colours seen another way ({best.look.name}): the rules the "
                               f"first reading broke (and the pieces it left off the castle) took {first_broken} "
-                              f"misread piece(s) at least, this one's {broken}")
+                              f"misread piece(s) at least over {len(first.towers)} towers, this one's {broken} "
+                              f"over {kept_towers}")
         return best
 
     def _kept_look_read_again(self, image: np.ndarray, focal_35mm: float | None, kept: PhotoReading,
