@@ -583,6 +583,7 @@ CAST_MIN_SHARE, CAST_MAX_SHIFT, CAST_BINS = 0.003, 0.1, 100
 # the lamp's hue), the brightest pixels (this percentile) are taken for white, if they are brighter than
 # the photo's median by this factor (the plastic's lit tops; a pale table is its own brightest part).
 CAST_BRIGHT_PERCENTILE, CAST_BRIGHT_FACTOR = 99.0, 1.5
+CAST_LIT_TABLE_SHARE = 0.5  # the table fills most of the photo: if less is lit than this, the table is dark
 
 
 def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None,
@@ -615,12 +616,17 @@ def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
     grey pieces: the commonest chromaticity among the pixels of moderate saturation that are not the table's
     (the table fills most of the photo; keeps and clutter are more saturated). No cast (1, 1, 1) where too
     few such pixels agree or the cast found is beyond what a lamp or a camera's white balance gives."""
-    pixels = pixels[pixels.max(axis=1) > CAST_MIN_LEVEL]
+    lit = pixels.max(axis=1) > CAST_MIN_LEVEL
+    # A table darker than CAST_MIN_LEVEL (black cloth) is left out with the dark pixels: the commonest
+    # chromaticity of what is left would be the pieces' own, so none of it is taken for the table.
+    table_is_lit = lit.mean() >= CAST_LIT_TABLE_SHARE
+    pixels = pixels[lit]
     total = pixels.sum(axis=1, keepdims=True)
     chroma = pixels[:, 1:] / total  # (g, r) shares
     saturation = 1.0 - pixels.min(axis=1) / pixels.max(axis=1)
-    table = _commonest(chroma)
-    candidates = (saturation < CAST_MAX_SATURATION) & (np.linalg.norm(chroma - table, axis=1) > CAST_TABLE_DISTANCE)
+    candidates = saturation < CAST_MAX_SATURATION
+    if table_is_lit:
+        candidates &= np.linalg.norm(chroma - _commonest(chroma), axis=1) > CAST_TABLE_DISTANCE
     if candidates.sum() < CAST_MIN_SHARE * len(pixels):
         return _brightest_cast(pixels, chroma)
     return _as_cast(_commonest(chroma[candidates]))

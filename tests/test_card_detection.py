@@ -254,6 +254,23 @@ def test_a_photo_without_the_card_is_balanced_on_its_grey_pieces():
     assert np.array_equal(grey_pieces_cast(np.vstack([table, keeps])), np.ones(3))
 
 
+def test_a_photo_without_the_card_on_a_black_table_is_balanced_on_its_grey_pieces_not_its_keeps():
+    """A black cloth is darker than the pixels a cast is read from: the grey pieces are then the commonest
+    chromaticity left and must not be taken for the table (fresh 7373-007: the yellow keeps and a brown cup
+    gave a yellow cast, the grey castle was tinted past the grey test and the photo refused)."""
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    rng = np.random.default_rng(9)
+
+    def pixels(colour, count, spread=3.0):
+        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+
+    table, plastic = pixels([14, 14, 14], 9000), pixels([116, 118, 113], 500)
+    keeps, cup = pixels([40, 150, 170], 120), pixels([70, 95, 110], 200)  # yellow keeps, a brown cup
+    found = grey_pieces_cast(np.vstack([table, plastic, keeps, cup]))
+    assert np.allclose(found, np.array([116, 118, 113]) / 118, atol=0.03)
+
+
 def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_on_its_brightest_pixels():
     """A warm lamp over a cloth of its own hue (fresh 5353-028, its card out of frame): the grey plastic's
     lit tops have the table's chromaticity, only brighter; they are taken for white. A pale table, its own
