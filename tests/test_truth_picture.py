@@ -52,3 +52,15 @@ def test_a_photo_read_whole_but_off_its_place_shows_its_towers_aligned_on_its_li
                         aligned_counts={"tower": Counter(tp=14, fp=0, fn=3)})
     assert _shifted(off) == " (aligned t14/0/3)"
     assert _shifted(placed) == ""
+
+
+def test_a_photo_read_right_without_the_card_counts_as_right_once_checked(monkeypatch):
+    """Read without the card, a photo's doubts cannot be settled against the truth by place: its scores
+    right are right once checked too (they counted as wrong, so "checked" came out under "exact")."""
+    from tablesight.vision.castellan.evaluate import evaluate_photo
+    from tablesight.vision.castellan.reader import CastellanReader
+    from tablesight.vision.castellan.reading import PhotoReading
+
+    monkeypatch.setattr(CastellanReader, "read", lambda self, image, focal=None: PhotoReading(_truth(), None))
+    result = evaluate_photo(TRUTH.with_name("photo-003.jpg"), CastellanReader())
+    assert result.scores_exact and result.scores_exact_once_checked

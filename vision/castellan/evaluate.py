@@ -145,6 +145,8 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     got = (score_board(reading.board, reader.profile.dimensions, truth_doc.get("boxes")).to_dict()["scores"]
            if reading.board else {})
     result.scores_exact = got == truth_doc["report"]["scores"]
+    # Read without the card, its doubts cannot be settled against the truth by place: right stays right.
+    result.scores_exact_once_checked = result.scores_exact
     if positioned is not None:
         doubts = find_doubts(reading, positioned, reader.profile.dimensions, truth_doc.get("boxes"))
         result.doubts = len(doubts)
