@@ -583,6 +583,7 @@ CAST_MIN_SHARE, CAST_MAX_SHIFT, CAST_BINS = 0.003, 0.1, 100
 # the lamp's hue), the brightest pixels (this percentile) are taken for white, if they are brighter than
 # the photo's median by this factor (the plastic's lit tops; a pale table is its own brightest part).
 CAST_BRIGHT_PERCENTILE, CAST_BRIGHT_FACTOR = 99.0, 1.5
+CAST_BRIGHTER_THAN_TABLE = 1.6  # pixels of the table's chromaticity this much brighter than it are no table
 CAST_LIT_TABLE_SHARE = 0.5  # the table fills most of the photo: if less is lit than this, the table is dark
 
 
@@ -614,22 +615,30 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
 def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
     """The colour cast (BGR, brightest channel 1) of a photo without the card to balance it on, from its
     grey pieces: the commonest chromaticity among the pixels of moderate saturation that are not the table's
-    (the table fills most of the photo; keeps and clutter are more saturated). No cast (1, 1, 1) where too
-    few such pixels agree or the cast found is beyond what a lamp or a camera's white balance gives."""
+    (the table fills most of the photo; keeps and clutter are more saturated; `_table_like`). No cast
+    (1, 1, 1) where too few such pixels agree or the cast found is beyond what a lamp or a camera's white
+    balance gives."""
     lit = pixels.max(axis=1) > CAST_MIN_LEVEL
     # A table darker than CAST_MIN_LEVEL (black cloth) is left out with the dark pixels: the commonest
     # chromaticity of what is left would be the pieces' own, so none of it is taken for the table.
     table_is_lit = lit.mean() >= CAST_LIT_TABLE_SHARE
     pixels = pixels[lit]
-    total = pixels.sum(axis=1, keepdims=True)
-    chroma = pixels[:, 1:] / total  # (g, r) shares
+    level = pixels.sum(axis=1)
+    chroma = pixels[:, 1:] / level[:, None]  # (g, r) shares
     saturation = 1.0 - pixels.min(axis=1) / pixels.max(axis=1)
     candidates = saturation < CAST_MAX_SATURATION
     if table_is_lit:
-        candidates &= np.linalg.norm(chroma - _commonest(chroma), axis=1) > CAST_TABLE_DISTANCE
+        candidates &= ~_table_like(chroma, level)
     if candidates.sum() < CAST_MIN_SHARE * len(pixels):
         return _brightest_cast(pixels, chroma)
     return _as_cast(_commonest(chroma[candidates]))
+
+
+def _table_like(chroma: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """Pixels of the commonest chromaticity (the table's) and not far brighter than the table: plastic lit
+    in the table's own hue stands apart by its lit tops."""
+    like = np.linalg.norm(chroma - _commonest(chroma), axis=1) <= CAST_TABLE_DISTANCE
+    return like & (level <= CAST_BRIGHTER_THAN_TABLE * np.median(level[like]))
 
 
 def _brightest_cast(pixels: np.ndarray, chroma: np.ndarray) -> np.ndarray:

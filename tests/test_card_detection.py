@@ -254,6 +254,21 @@ def test_a_photo_without_the_card_is_balanced_on_its_grey_pieces():
     assert np.array_equal(grey_pieces_cast(np.vstack([table, keeps])), np.ones(3))
 
 
+def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_on_it_not_on_a_cup():
+    """Grey plastic under a green light on a green cloth has the cloth's chromaticity but is twice as bright:
+    it is no table, and a mauve cup beside the castle must not give the cast (fresh 4343-026)."""
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    rng = np.random.default_rng(10)
+
+    def pixels(colour, count, spread=3.0):
+        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+
+    table, plastic, cup = pixels([81, 87, 77], 9000), pixels([164, 182, 154], 500), pixels([94, 83, 89], 300)
+    found = grey_pieces_cast(np.vstack([table, plastic, cup]))
+    assert np.allclose(found, np.array([164, 182, 154]) / 182, atol=0.03)
+
+
 def test_a_photo_without_the_card_on_a_black_table_is_balanced_on_its_grey_pieces_not_its_keeps():
     """A black cloth is darker than the pixels a cast is read from: the grey pieces are then the commonest
     chromaticity left and must not be taken for the table (fresh 7373-007: the yellow keeps and a brown cup
