@@ -202,11 +202,16 @@ def test_a_look_seeing_the_photo_as_an_earlier_one_did_is_not_read_again(monkeyp
     assert len(set(read_with)) == len(read_with)  # ... each seeing the photo its own way
 
 
-def test_a_castle_without_the_card_at_19_degrees_is_read_through_the_tilt_of_its_edges():
+def test_a_castle_without_the_card_at_19_degrees_is_read_through_the_tilt_of_its_edges(monkeypatch):
     """Fresh seed 5858, photo 003: the card cut by the frame out of sight, the camera tilted 19°. Read as if
     from straight above, the castle came apart (2 towers of 63, its walls too few to give the tilt): the
     photo was refused. The tilt its straight edges give (`edge_tilt`), at the scale its walls give once
-    their sides are allowed for, reads it whole, and the notes say how."""
+    their sides are allowed for, reads it whole, and the notes say how. (Since its colours are balanced on
+    the plastic's lit tops, session 45, the straight-above reading holds enough walls to give the tilt
+    itself; the walls' tilt is taken away here so that the edges are still what is tested.)"""
+    import tablesight.vision.castellan.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "castle_pose", lambda *args, **kwargs: None)
     photo = HERE / "data" / "no-card-tilted-19.jpg"
     counts, reading = _read_against_truth(photo)
     assert not reading.card.seen
