@@ -235,13 +235,19 @@ def test_a_contrasty_photo_with_only_the_paper_clipped_keeps_the_lights_colour(v
     assert np.abs(span / span[1] - light / light[1]).max() < 0.03  # the ink's ratios: 0.047 off
 
 
+def _pixel_sampler(seed: int, spread: float):
+    """`pixels(colour, count)`: `count` BGR pixels of `colour` with camera noise of `spread` (seeded)."""
+    rng = np.random.default_rng(seed)
+
+    def pixels(colour, count):
+        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+    return pixels
+
+
 def test_a_photo_without_the_card_is_balanced_on_its_grey_pieces():
     from tablesight.calibration.card_detection import grey_pieces_cast
 
-    rng = np.random.default_rng(7)
-
-    def pixels(colour, count, spread=4.0):
-        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+    pixels = _pixel_sampler(7, 4.0)
 
     cast = np.array([0.8, 1.0, 0.95])  # BGR: a warm, greenish light
     table = pixels([150, 185, 230], 9000)  # a peach table filling most of the photo
@@ -259,10 +265,7 @@ def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_o
     it is no table, and a mauve cup beside the castle must not give the cast (fresh 4343-026)."""
     from tablesight.calibration.card_detection import grey_pieces_cast
 
-    rng = np.random.default_rng(10)
-
-    def pixels(colour, count, spread=3.0):
-        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+    pixels = _pixel_sampler(10, 3.0)
 
     table, plastic, cup = pixels([81, 87, 77], 9000), pixels([164, 182, 154], 500), pixels([94, 83, 89], 300)
     found = grey_pieces_cast(np.vstack([table, plastic, cup]))
@@ -275,10 +278,7 @@ def test_a_photo_without_the_card_on_a_black_table_is_balanced_on_its_grey_piece
     gave a yellow cast, the grey castle was tinted past the grey test and the photo refused)."""
     from tablesight.calibration.card_detection import grey_pieces_cast
 
-    rng = np.random.default_rng(9)
-
-    def pixels(colour, count, spread=3.0):
-        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+    pixels = _pixel_sampler(9, 3.0)
 
     table, plastic = pixels([14, 14, 14], 9000), pixels([116, 118, 113], 500)
     keeps, cup = pixels([40, 150, 170], 120), pixels([70, 95, 110], 200)  # yellow keeps, a brown cup
@@ -292,10 +292,7 @@ def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_o
     brightest part, gives no cast."""
     from tablesight.calibration.card_detection import grey_pieces_cast
 
-    rng = np.random.default_rng(8)
-
-    def pixels(colour, count, spread=2.0):
-        return np.clip(np.asarray(colour, float) + rng.normal(0, spread, (count, 3)), 0, 255)
+    pixels = _pixel_sampler(8, 2.0)
 
     table, plastic = pixels([73, 84, 116], 9000), pixels([127, 147, 207], 300)
     found = grey_pieces_cast(np.vstack([table, plastic]))
