@@ -118,8 +118,11 @@ def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_re
     decided = decide_doubles(keeps)
     assert [k.double for k in decided] == [False, False, True, False, False, False]
     assert not decided[2].double_certain  # the area says little: it is checked by eye
-    # With too few keeps to know how much a keep carves in this photo, the area says nothing.
-    assert not any(k.double for k in decide_doubles(keeps[:3]))
+    # The red keeps alone: the other two of its colour still say what a single carves.
+    alone = decide_doubles(keeps[:3])
+    assert [k.double for k in alone] == [False, False, True] and not alone[2].double_certain
+    # A keep alone in the photo: nothing says what a single carves, and the area says nothing.
+    assert not decide_doubles(keeps[2:3])[0].double
 
 
 def test_a_keep_is_weighed_against_its_own_colour_s_keeps_when_its_colour_carves_more_than_the_others():
@@ -134,8 +137,12 @@ def test_a_keep_is_weighed_against_its_own_colour_s_keeps_when_its_colour_carves
     yellow = [keep(1.30, "yellow", 240.0), keep(1.32, "yellow", 300.0), keep(1.29, "yellow", 360.0),
               keep(1.31, "yellow", 420.0)]
     assert not any(k.double for k in decide_doubles(blue + yellow))
-    # Under four keeps of a colour its median says too little: the photo's is weighed, as before.
-    assert [k.double for k in decide_doubles(blue + yellow[:3])] == [False] * 5 + [True, False]
+    # Three yellow keeps: each is still weighed against the other two (if it is the double, they are single),
+    # not against the blue ones.
+    assert not any(k.double for k in decide_doubles(blue + yellow[:3]))
+    # A yellow keep alone is weighed against the photo's blue ones, less surely: carving a third more than
+    # they do, it is no surer a double than a single.
+    assert not decide_doubles(blue + yellow[:1])[4].double_certain
 
 
 def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_view_tilted_some():

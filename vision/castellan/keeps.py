@@ -6,7 +6,7 @@ lands. That length, and that length less the colour's width across the lean (whi
 turned keep does not change), are compared with what a single and a double keep would
 show from this camera, weighing the measurements' noise against how rare doubles are
 (C8: one per player per game). Near straight below the camera the two lengths hardly
-differ; the area the keep's colour carves, against the photo's other keeps, still says a little.
+differ; the area the keep's colour carves, against its colour's other keeps, still says a little.
 Where the evidence is weak the keep is marked uncertain, not guessed.
 """
 
@@ -62,23 +62,24 @@ LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 # many keeps on: fewer say too little of the photo.
 MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
 # A double keep's colour carves more table on its body's planes than a single's (its taller sides, and its top
-# leaning farther): over the typical single keep's area (below), singles carve 1.0 (spread AREA_NOISE) and
-# doubles AREA_GAIN[0] + AREA_GAIN[1] × the single–double lean gap (mm) more (fitted to 1,830 keeps of six sets;
-# on 2,200 more of the samples and six fresh sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at
-# 10–14, 0.7 at 14–20, the singles' spread 0.06–0.14 throughout). Weighed only where that gap is under
-# AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would count twice.
+# leaning farther): over a single's area where it stands, doubles carve AREA_GAIN[0] + AREA_GAIN[1] × the
+# single–double lean gap (mm) more (fitted to 1,830 keeps of six sets; on 2,200 more of the samples and six fresh
+# sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at 10–14, 0.7 at 14–20). Weighed only where that
+# gap is under AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would
+# count twice.
 AREA_GAIN = (0.09, 0.03)
-AREA_NOISE = 0.14
-# Each colour's plastic is told from the table with its own margin (a dark blue's shaded sides fall out of its
-# colour sooner than a yellow's), so a single keep carves a different area in each colour. With this many keeps
-# of its colour or more, a keep's area is weighed against its colour's median (at most one of them is double,
-# C8), else against the photo's. Over 6,300 keeps (the samples and twenty-two sets, session 43) the singles'
-# spread falls from 0.07–0.15 to 0.04–0.085; the keeps' single/double calls wrong, against the photo's
-# median and gaps up to 12 mm: 124 (in 79 photos; 22 of them certain); against the colour's median, gaps up
-# to 12 mm: 109 (75; 12), up to 20 mm: 103 (73; 14). Chosen on a third of the photos; the other two thirds
-# alone: 82 (52; 13) → 69 (47; 7).
-MIN_KEEPS_FOR_COLOUR_MEDIAN = 4
 AREA_MAX_SPAN_MM = 20.0
+# Each colour's plastic is told from the table with its own margin (a dark blue's shaded sides fall out of its
+# colour sooner than a yellow's), so a single keep carves a different area in each colour. A keep's area is
+# weighed against a single's of its colour, told from the colour's other keeps (if this one is the double, C8
+# makes them all single) and, less surely, from the photo's keeps of other colours. Measured on 6,700 keeps
+# (the samples and twenty-two sets, session 43): single keeps' log area spreads 0.08 about their colour's
+# (MAD), a colour's singles 0.25 about the other colours' (SD; heavy-tailed). Against the colour's median from
+# four keeps on, else the photo's (before): 103 wrong calls in 73 of 609 photos, 14 of them certain, 594 keeps in
+# doubt; this way: 94 in 69, 12 certain, 433 in doubt (each half of the photos alike).
+AREA_SPREAD_IN_COLOUR = 0.08
+AREA_SPREAD_BETWEEN_COLOURS = 0.25
+AREA_MEDIAN_FROM = 3  # other keeps of the colour from which their median, not their mean, gives a single's area
 AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY = 0.05, 0.2  # a keep partly hidden, or joined to a patch of its colour
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
@@ -106,7 +107,7 @@ class KeepReading:
     # shaded (1), and that measure's noise (`shadows.double_shadow_share`); None without usable shadows.
     shadow_share: float | None = None
     shadow_noise: float = 0.0
-    area_share: float = 1.0  # the area carved on the keep's body planes, in keep sides² (a keep seen whole: ~1.3)
+    area_share: float | None = None  # the area carved on the keep's body planes, in keep sides² (seen whole: ~1.3)
     turn: float | None = None  # radians from the table's x axis to a side of its square (0–90°), if carved square
     # Not told by its colour as keeps are, but read where the castle needs a keep (a colour the table has, a
     # patch standing out in an unclaimed courtyard): it may be the table's own pattern. Check it.
@@ -365,35 +366,45 @@ def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
 
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
-    """Log-likelihood ratio double : single of the area each keep carves, over a single's typical area
-    (`_typical_areas`), for the keeps whose single–double lean gap is under AREA_MAX_SPAN_MM (see
-    AREA_GAIN). Told from MIN_KEEPS_FOR_PHOTO_MEDIAN keeps on (told by their colour: most of them single)."""
-    typical = _typical_areas(keeps)
-    if typical is None:
-        return {}
+    """Log-likelihood ratio double : single of the area each keep carves (see AREA_GAIN), for the keeps whose
+    single–double lean gap is under AREA_MAX_SPAN_MM, against a single's area where it stands
+    (`_single_log_area`). Keeps whose area was not measured, or read where the castle needs one
+    (`inferred`), are neither weighed nor a reference."""
+    seen = [math.log(max(k.area_share, 1e-3)) if k.area_share is not None and not k.inferred else None
+            for k in keeps]
     evidence = {}
     for i, keep in enumerate(keeps):
-        if keep.inferred or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
+        if seen[i] is None or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
             continue
-        gain = AREA_GAIN[0] + AREA_GAIN[1] * keep.lean_span_mm
-        evidence[i] = _robust_evidence((keep.area_share / typical[i] - 1.0) / gain, AREA_NOISE / gain,
+        same = [a for j, a in enumerate(seen) if a is not None and j != i and keeps[j].color == keep.color]
+        other = [a for j, a in enumerate(seen) if a is not None and keeps[j].color != keep.color]
+        single = _single_log_area(same, other)
+        if single is None:
+            continue
+        expected, variance = single
+        gain = math.log(1 + AREA_GAIN[0] + AREA_GAIN[1] * keep.lean_span_mm)
+        noise = math.sqrt(AREA_SPREAD_IN_COLOUR ** 2 + variance)
+        evidence[i] = _robust_evidence((seen[i] - expected) / gain, noise / gain,
                                        AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY)
     return evidence
 
 
-def _typical_areas(keeps: list[KeepReading]) -> list[float] | None:
-    """Each keep's typical single area: the median over its colour's keeps told by their colour if there
-    are MIN_KEEPS_FOR_COLOUR_MEDIAN of them or more, else over the photo's; None under
-    MIN_KEEPS_FOR_PHOTO_MEDIAN keeps."""
-    seen = [k for k in keeps if not k.inferred]
-    if len(seen) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
+def _single_log_area(same: list[float], other: list[float]) -> tuple[float, float] | None:
+    """The log area a single keep of a colour carves, and that estimate's variance, from the log areas of
+    the colour's other keeps (`same`: all single if the keep weighed is the double) and of the photo's keeps
+    of other colours (`other`: a colour's singles differ from another's by AREA_SPREAD_BETWEEN_COLOURS),
+    each weighed by how surely it tells; None with neither."""
+    precision, weighted = 0.0, 0.0
+    if same:
+        centre = float(np.median(same)) if len(same) >= AREA_MEDIAN_FROM else float(np.mean(same))
+        variance = AREA_SPREAD_IN_COLOUR ** 2 / len(same)
+        precision, weighted = precision + 1 / variance, weighted + centre / variance
+    if other:
+        variance = AREA_SPREAD_BETWEEN_COLOURS ** 2 + AREA_SPREAD_IN_COLOUR ** 2 / len(other)
+        precision, weighted = precision + 1 / variance, weighted + float(np.median(other)) / variance
+    if precision == 0:
         return None
-    photo = float(np.median([k.area_share for k in seen]))
-    by_colour: dict[str, list[float]] = {}
-    for k in seen:
-        by_colour.setdefault(k.color, []).append(k.area_share)
-    colour = {c: float(np.median(a)) for c, a in by_colour.items() if len(a) >= MIN_KEEPS_FOR_COLOUR_MEDIAN}
-    return [colour.get(k.color, photo) for k in keeps]
+    return weighted / precision, 1 / precision
 
 
 def _placed_as_double(keep: KeepReading) -> KeepReading:

@@ -430,7 +430,8 @@ class CastellanReader:
         report = score_board(self._board(reading), self.profile.dimensions)
         index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
-        small = {i for i, keep in enumerate(reading.keeps) if keep.area_share < SMALL_KEEP_AREA_SHARE}
+        small = {i for i, keep in enumerate(reading.keeps)
+                 if keep.area_share is not None and keep.area_share < SMALL_KEEP_AREA_SHARE}
 
         def claimed_by_another_colour(i: int) -> bool:  # by a keep seen whole
             return any(other.color != reading.keeps[i].color and index_of[id(other)] not in small
