@@ -57,9 +57,9 @@ LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 # A photo's keeps all lean a few mm more (or less) than the model predicts (their colour's edges grown or
 # shrunk by its exposure and blur alike; on 1,830 keeps of six sets the singles' median lean beyond a
 # single's varies from −5 to +6 mm between photos, 2.5 mm within one). The median over a photo's keeps, most
-# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56). It, the photo's typical
-# keep area (below) and its leans' noise (`_lean_noise_scale`), all medians over its keeps, are told from this
-# many keeps on: fewer say too little of the photo.
+# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56). It and its leans' noise
+# (`_lean_noise_scale`), both medians over its keeps, are told from this many keeps on: fewer say too little
+# of the photo.
 MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
 # A double keep's colour carves more table on its body's planes than a single's (its taller sides, and its top
 # leaning farther): over a single's area where it stands, doubles carve AREA_GAIN[0] + AREA_GAIN[1] × the
