@@ -249,7 +249,7 @@ def test_an_iphones_heic_photo_is_read_upright(tmp_path):
 
 
 def test_the_evaluation_draws_each_wrong_photo_against_its_truth(tmp_path, capsys):
-    """`evaluate --pictures DIR`: a picture for the photo read wrong (000: one keep's height), none for the one
+    """`evaluate --pictures DIR`: a picture for the photo read wrong (017: one keep's height), none for the one
     read right (003)."""
     import shutil
 
@@ -257,14 +257,14 @@ def test_the_evaluation_draws_each_wrong_photo_against_its_truth(tmp_path, capsy
 
     photos = tmp_path / "photos"
     photos.mkdir()
-    for name in ("photo-000", "photo-003"):
+    for name in ("photo-017", "photo-003"):
         for suffix in (".jpg", ".truth.json"):
             shutil.copy(PHOTOS / f"{name}{suffix}", photos / f"{name}{suffix}")
     pictures = tmp_path / "pictures"
     assert evaluate([str(photos), "--pictures", str(pictures)]) == 0
-    assert "photo-000.jpg" in capsys.readouterr().out
-    assert sorted(p.name for p in pictures.iterdir()) == ["photo-000-truth.jpg"]
-    drawn, photo = cv2.imread(str(pictures / "photo-000-truth.jpg")), cv2.imread(str(photos / "photo-000.jpg"))
+    assert "photo-017.jpg" in capsys.readouterr().out
+    assert sorted(p.name for p in pictures.iterdir()) == ["photo-017-truth.jpg"]
+    drawn, photo = cv2.imread(str(pictures / "photo-017-truth.jpg")), cv2.imread(str(photos / "photo-017.jpg"))
     assert drawn.shape == photo.shape
     # The keep read wrong is marked both missed (green) and read where it is not (red).
     strongly = lambda image, channel: (image[..., channel] > 200) & (image.max(axis=2) - image.min(axis=2) > 150)  # noqa: E731
