@@ -107,6 +107,21 @@ def test_a_lean_every_keep_of_the_photo_shares_is_taken_off_before_single_or_dou
     assert decide_doubles(keeps[:2])[0].lean_share == keeps[0].lean_share
 
 
+def test_the_lean_a_colour_s_keeps_share_is_taken_off_by_colour():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(lean_mm, colour, x):  # seen from nearly above: a single's and a double's leans 5 mm apart
+        return KeepReading(colour, x, 0.0, False, False, None, lean_mm / 5.0, 5.0)
+
+    # The red plastic keeps its shaded sides and every red keep reaches 4 mm farther; the blue ones lean as
+    # the model says, one of them a double's 5 mm more. Against the photo's median (4 mm, the reds') the blue
+    # double leans like a single; against its own colour's, it is the double, and no red keep is.
+    reds = [keep(4.0, "red", 60.0 * i) for i in range(4)]
+    blues = [keep(0.2, "blue", 300.0), keep(-0.2, "blue", 360.0), keep(0.0, "blue", 420.0), keep(5.0, "blue", 480.0)]
+    decided = decide_doubles(reds + blues)
+    assert [k.double for k in decided] == [False] * 7 + [True]
+
+
 def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_read_double_but_in_doubt():
     from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
 

@@ -56,11 +56,17 @@ SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
 LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY = 0.05, 0.05
 # A photo's keeps all lean a few mm more (or less) than the model predicts (their colour's edges grown or
 # shrunk by its exposure and blur alike; on 1,830 keeps of six sets the singles' median lean beyond a
-# single's varies from −5 to +6 mm between photos, 2.5 mm within one). The median over a photo's keeps, most
-# of them single, is taken off each (those keeps: 67 wrong single/double calls → 56). It and its leans' noise
-# (`_lean_noise_scale`), both medians over its keeps, are told from this many keeps on: fewer say too little
-# of the photo.
+# single's varies from −5 to +6 mm between photos, 2.5 mm within one), and each colour its own few mm more
+# (its plastic told from the table with its own margin). That shared lean is taken off each keep: told from
+# its colour's other keeps (if it is the double, C8 makes them single) and, less surely, from the photo's
+# other colours, as the area is (`_shrunk_centre`). Single keeps' lean spreads LEAN_SPREAD_IN_COLOUR_MM about
+# their colour's, a colour's LEAN_SPREAD_BETWEEN_COLOURS_MM about the other colours' (MAD over 6,700 keeps,
+# session 43's dump). Replayed there, against the photo's median: photos with a wrong single/double call
+# 69 → 58 (calls 94 → 82; certain and wrong 12 → 15), each half of the photos alike. The shared lean and the
+# leans' noise (`_lean_noise_scale`) are told from MIN_KEEPS_FOR_PHOTO_MEDIAN keeps on: fewer say too little.
 MIN_KEEPS_FOR_PHOTO_MEDIAN = 6
+LEAN_SPREAD_IN_COLOUR_MM = 1.9
+LEAN_SPREAD_BETWEEN_COLOURS_MM = 2.3
 # A double keep's colour carves more table on its body's planes than a single's (its taller sides, and its top
 # leaning farther): over a single's area where it stands, doubles carve AREA_GAIN[0] + AREA_GAIN[1] × the
 # single–double lean gap (mm) more (fitted to 1,830 keeps of six sets; on 2,200 more of the samples and six fresh
@@ -79,7 +85,7 @@ AREA_MAX_SPAN_MM = 20.0
 # doubt; this way: 94 in 69, 12 certain, 433 in doubt (each half of the photos alike).
 AREA_SPREAD_IN_COLOUR = 0.08
 AREA_SPREAD_BETWEEN_COLOURS = 0.25
-AREA_MEDIAN_FROM = 3  # other keeps of the colour from which their median, not their mean, gives a single's area
+MEDIAN_FROM = 3  # other keeps of a colour from which their median, not their mean, tells what a single measures
 AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY = 0.05, 0.2  # a keep partly hidden, or joined to a patch of its colour
 GAUSSIAN_MEDIAN_SQUARE = 0.455  # the median of a squared standard Gaussian
 MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise, beyond which neither is trusted
@@ -324,7 +330,7 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
     by_colour: dict[str, list[int]] = {}
     for i, k in enumerate(keeps):
         by_colour.setdefault(k.color, []).append(i)
-    keeps = _without_photo_lean_offset(keeps)
+    keeps = _without_shared_lean(keeps)
     decided = list(keeps)
     spread = _lean_noise_scale(keeps)
     by_area = _area_evidence(keeps)
@@ -353,22 +359,29 @@ def decide_doubles(keeps: list[KeepReading]) -> list[KeepReading]:
     return decided
 
 
-def _without_photo_lean_offset(keeps: list[KeepReading]) -> list[KeepReading]:
-    """The keeps with the lean all of this photo's keeps share beyond the model's taken off their lean
-    shares: the median over the keeps measured (MIN_KEEPS_FOR_PHOTO_MEDIAN or more) of their lean beyond a
-    single's, in mm. Most keeps are single (at most one double a colour, C8), so the median is a single's."""
-    leans = [k.lean_share * k.lean_span_mm for k in keeps if k.lean_share is not None]
-    if len(leans) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
+def _without_shared_lean(keeps: list[KeepReading]) -> list[KeepReading]:
+    """The keeps with the lean they share beyond the model's taken off their lean shares (mm): for each, the
+    lean its colour's other keeps and the photo's other colours show (`_shrunk_centre`), told from
+    MIN_KEEPS_FOR_PHOTO_MEDIAN measured keeps on."""
+    leans = [k.lean_share * k.lean_span_mm if k.lean_share is not None else None for k in keeps]
+    if sum(lean is not None for lean in leans) < MIN_KEEPS_FOR_PHOTO_MEDIAN:
         return list(keeps)
-    offset = float(np.median(leans))
-    return [k if k.lean_share is None else replace(k, lean_share=k.lean_share - offset / k.lean_span_mm)
-            for k in keeps]
+    shed = []
+    for i, keep in enumerate(keeps):
+        if leans[i] is None:
+            shed.append(keep)
+            continue
+        same = [v for j, v in enumerate(leans) if v is not None and j != i and keeps[j].color == keep.color]
+        other = [v for j, v in enumerate(leans) if v is not None and keeps[j].color != keep.color]
+        offset, _ = _shrunk_centre(same, other, LEAN_SPREAD_IN_COLOUR_MM, LEAN_SPREAD_BETWEEN_COLOURS_MM)
+        shed.append(replace(keep, lean_share=keep.lean_share - offset / keep.lean_span_mm))
+    return shed
 
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
     """Log-likelihood ratio double : single of the area each keep carves (see AREA_GAIN), for the keeps whose
     single–double lean gap is under AREA_MAX_SPAN_MM, against a single's area where it stands
-    (`_single_log_area`). Keeps whose area was not measured, or read where the castle needs one
+    (`_shrunk_centre`). Keeps whose area was not measured, or read where the castle needs one
     (`inferred`), are neither weighed nor a reference."""
     seen = [math.log(max(k.area_share, 1e-3)) if k.area_share is not None and not k.inferred else None
             for k in keeps]
@@ -378,7 +391,7 @@ def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
             continue
         same = [a for j, a in enumerate(seen) if a is not None and j != i and keeps[j].color == keep.color]
         other = [a for j, a in enumerate(seen) if a is not None and keeps[j].color != keep.color]
-        single = _single_log_area(same, other)
+        single = _shrunk_centre(same, other, AREA_SPREAD_IN_COLOUR, AREA_SPREAD_BETWEEN_COLOURS)
         if single is None:
             continue
         expected, variance = single
@@ -389,18 +402,19 @@ def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
     return evidence
 
 
-def _single_log_area(same: list[float], other: list[float]) -> tuple[float, float] | None:
-    """The log area a single keep of a colour carves, and that estimate's variance, from the log areas of
-    the colour's other keeps (`same`: all single if the keep weighed is the double) and of the photo's keeps
-    of other colours (`other`: a colour's singles differ from another's by AREA_SPREAD_BETWEEN_COLOURS),
-    each weighed by how surely it tells; None with neither."""
+def _shrunk_centre(same: list[float], other: list[float], within: float,
+                   between: float) -> tuple[float, float] | None:
+    """What a single keep of a colour measures, and that estimate's variance, from the colour's other keeps
+    (`same`: all single if the keep weighed is the double; spread `within` about their colour's) and the
+    photo's keeps of other colours (`other`: a colour's singles differ from another's by `between`), each
+    weighed by how surely it tells; None with neither."""
     precision, weighted = 0.0, 0.0
     if same:
-        centre = float(np.median(same)) if len(same) >= AREA_MEDIAN_FROM else float(np.mean(same))
-        variance = AREA_SPREAD_IN_COLOUR ** 2 / len(same)
+        centre = float(np.median(same)) if len(same) >= MEDIAN_FROM else float(np.mean(same))
+        variance = within ** 2 / len(same)
         precision, weighted = precision + 1 / variance, weighted + centre / variance
     if other:
-        variance = AREA_SPREAD_BETWEEN_COLOURS ** 2 + AREA_SPREAD_IN_COLOUR ** 2 / len(other)
+        variance = between ** 2 + within ** 2 / len(other)
         precision, weighted = precision + 1 / variance, weighted + float(np.median(other)) / variance
     if precision == 0:
         return None
