@@ -371,9 +371,7 @@ def _without_shared_lean(keeps: list[KeepReading]) -> list[KeepReading]:
         if leans[i] is None:
             shed.append(keep)
             continue
-        same = [v for j, v in enumerate(leans) if v is not None and j != i and keeps[j].color == keep.color]
-        other = [v for j, v in enumerate(leans) if v is not None and keeps[j].color != keep.color]
-        offset, _ = _shrunk_centre(same, other, LEAN_SPREAD_IN_COLOUR_MM, LEAN_SPREAD_BETWEEN_COLOURS_MM)
+        offset, _ = _shrunk_centre(*_around(leans, keeps, i), LEAN_SPREAD_IN_COLOUR_MM, LEAN_SPREAD_BETWEEN_COLOURS_MM)
         shed.append(replace(keep, lean_share=keep.lean_share - offset / keep.lean_span_mm))
     return shed
 
@@ -389,9 +387,7 @@ def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
     for i, keep in enumerate(keeps):
         if seen[i] is None or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
             continue
-        same = [a for j, a in enumerate(seen) if a is not None and j != i and keeps[j].color == keep.color]
-        other = [a for j, a in enumerate(seen) if a is not None and keeps[j].color != keep.color]
-        single = _shrunk_centre(same, other, AREA_SPREAD_IN_COLOUR, AREA_SPREAD_BETWEEN_COLOURS)
+        single = _shrunk_centre(*_around(seen, keeps, i), AREA_SPREAD_IN_COLOUR, AREA_SPREAD_BETWEEN_COLOURS)
         if single is None:
             continue
         expected, variance = single
@@ -400,6 +396,15 @@ def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
         evidence[i] = _robust_evidence((seen[i] - expected) / gain, noise / gain,
                                        AREA_OUTLIER_SHARE, AREA_OUTLIER_DENSITY)
     return evidence
+
+
+def _around(values: list[float | None], keeps: list[KeepReading], i: int) -> tuple[list[float], list[float]]:
+    """The measured `values` (None: not measured) of keep `i`'s colour's other keeps, and of the photo's keeps
+    of other colours."""
+    colour = keeps[i].color
+    same = [v for j, v in enumerate(values) if v is not None and j != i and keeps[j].color == colour]
+    other = [v for j, v in enumerate(values) if v is not None and keeps[j].color != colour]
+    return same, other
 
 
 def _shrunk_centre(same: list[float], other: list[float], within: float,
