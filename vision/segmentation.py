@@ -68,6 +68,8 @@ TABLE_SAMPLES = 160  # the table's light and tint vary smoothly: the photo is sa
 # (lamp fall-off, vignetting: 0.9 bin is about 0.6 stop). Hues (at a brightness or brighter) a little more
 # tolerant of chromaticity.
 CHROMA_SMOOTH, VALUE_SMOOTH, HUE_SMOOTH = 0.25, 0.9, 0.4
+SHARED_EDGE_BINS = 0.25  # a table sample this near a chromaticity bin's edge is learnt in part in the next bin
+GREY_BINS = (15, 16)  # the chromaticity bins grey (a share of 1/3, bin 16.0) lies between, for r and for g
 
 
 @dataclass(frozen=True)
@@ -96,12 +98,64 @@ def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None)
         lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
         b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
         total = cv2.add(cv2.add(b, g), r)
-    safe = cv2.max(total, 1e-3)
-    rb = np.clip(cv2.divide(r, safe) * (BINS[0] * SHARE_BINS), 0, BINS[0] - 1).astype(np.int32)
-    gb = np.clip(cv2.divide(g, safe) * (BINS[1] * SHARE_BINS), 0, BINS[1] - 1).astype(np.int32)
-    vb = np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
-    key = (rb * BINS[1] + gb) * BINS[2] + vb
+    r_bins, g_bins = _chroma_bins(b, g, r, total)
+    rb = r_bins.astype(np.int32)
+    gb = g_bins.astype(np.int32)
+    key = (rb * BINS[1] + gb) * BINS[2] + _value_bin(value)
     return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, key)
+
+
+def _chroma_bins(b: np.ndarray, g: np.ndarray, r: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The r and g chromaticity shares of each pixel in histogram bins, as fractions: a pixel's bin is their
+    whole part."""
+    safe = cv2.max(total, 1e-3)
+    r_bins = np.clip(cv2.divide(r, safe) * (BINS[0] * SHARE_BINS), 0, BINS[0] - 1e-3)
+    g_bins = np.clip(cv2.divide(g, safe) * (BINS[1] * SHARE_BINS), 0, BINS[1] - 1e-3)
+    return r_bins, g_bins
+
+
+def _value_bin(value: np.ndarray) -> np.ndarray:
+    return np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
+
+
+def soft_chroma_keys(normalised: np.ndarray, ink_level: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's colour as histogram keys (`ColourFeatures.chroma_key`) of the four chromaticity bins
+    around it, with weights (each ... × 4, summing to 1): its own bin's, shared with the next where it lies
+    near their edge (`_linear_split`). A plain table's colour is steadier than a bin is wide: learnt bin by
+    bin, one lying near a bin's edge is learnt in one bin and met in the next a little way across the
+    photo, where the light shifts it by a few thousandths (fresh 5858-024: a pink-grey table at r bin 15.9
+    near the card, 16.1 elsewhere, taken for grey plastic all over)."""
+    n = _clipped(normalised)
+    b, g, r = cv2.split(n)
+    value = cv2.add(cv2.add(b, g), r) * (1.0 / 3.0)
+    if ink_level is not None:
+        lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
+        b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
+    r_bins, g_bins = _chroma_bins(b, g, r, cv2.add(cv2.add(b, g), r))
+    vb = _value_bin(value)
+    own = (r_bins.astype(np.int32) * BINS[1] + g_bins.astype(np.int32)) * BINS[2] + vb
+    keys, weights = [], []
+    r_low, r_share = _linear_split(r_bins, BINS[0])
+    g_low, g_share = _linear_split(g_bins, BINS[1])
+    for r_step, r_weight in ((0, 1 - r_share), (1, r_share)):
+        for g_step, g_weight in ((0, 1 - g_share), (1, g_share)):
+            rb = np.minimum(r_low + r_step, BINS[0] - 1)
+            gb = np.minimum(g_low + g_step, BINS[1] - 1)
+            # Grey plastic's own bins (grey lies on their edges) are learnt only from samples in them: near
+            # grey, the plastic is what is looked for (a castle read a metre from the card on a table at g bin
+            # 15.9 lost its grey in bin 16 to the table's share).
+            key = (rb * BINS[1] + gb) * BINS[2] + vb
+            keys.append(np.where(np.isin(rb, GREY_BINS) & np.isin(gb, GREY_BINS), own, key))
+            weights.append(r_weight * g_weight)
+    return np.stack(keys, axis=-1), np.stack(weights, axis=-1).astype(np.float32)
+
+
+def _linear_split(bins: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lower of the two bins either side of the bin edge nearest each fractional bin position, and the
+    share going to the upper one: half at the edge, falling linearly to none SHARED_EDGE_BINS from it."""
+    edge = np.clip(np.round(bins), 1, count - 1)
+    upper_share = np.clip(0.5 + (bins - edge) / (2 * SHARED_EDGE_BINS), 0.0, 1.0)
+    return (edge - 1).astype(np.int32), upper_share.astype(np.float32)
 
 
 def _clipped(normalised: np.ndarray) -> np.ndarray:
@@ -111,11 +165,14 @@ def _clipped(normalised: np.ndarray) -> np.ndarray:
 class TableModel:
     """How likely a colour is to be table, learnt from the table around the card."""
 
-    def __init__(self, histogram: np.ndarray) -> None:
+    def __init__(self, histogram: np.ndarray, hue_source: np.ndarray | None = None) -> None:
+        """`histogram`: the table's colours (density per bin); `hue_source`: the one its hues are learnt from,
+        if another (`_voted`)."""
         self.histogram = histogram
         # The table's hues at a brightness or brighter (a shadow is darker than the table, never brighter),
         # a little more tolerant of chromaticity (see `hue_likelihood`).
-        brighter = np.flip(np.cumsum(np.flip(histogram, axis=2), axis=2), axis=2)
+        source = histogram if hue_source is None else hue_source
+        brighter = np.flip(np.cumsum(np.flip(source, axis=2), axis=2), axis=2)
         slack = BRIGHTER_SLACK_BINS
         hues = np.concatenate([brighter[..., :1]] * slack + [brighter[..., :-slack]], axis=2)
         for axis in (0, 1):
@@ -137,7 +194,8 @@ class TableModel:
         outline = card_outline_mm()
         lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
         region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
-        feats = colour_features(view.rectify(0.0, region), ink_level)
+        flat = view.rectify(0.0, region)
+        feats = colour_features(flat, ink_level)
         inner = np.zeros(region.size[::-1], np.uint8)
         card_px = region.to_pixels(outline + np.sign(outline - outline.mean(axis=0)) * 15)
         cv2.fillConvexPoly(inner, np.round(card_px).astype(np.int32), 1)
@@ -145,7 +203,8 @@ class TableModel:
         ys, xs = np.nonzero(band)
         centre = region.to_pixels(outline.mean(axis=0))
         sector = ((np.arctan2(ys - centre[1], xs - centre[0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        return cls._voted(feats.chroma_key[ys, xs], sector)
+        keys, weights = soft_chroma_keys(flat, ink_level)
+        return cls._voted(feats.chroma_key[ys, xs], sector, (keys[ys, xs], weights[ys, xs]))
 
     @classmethod
     def learn_from_border(cls, view: TableView, ink_level: np.ndarray | None = None) -> TableModel:
@@ -158,30 +217,25 @@ class TableModel:
         margin = max(2, int(0.07 * min(sh, sw)))
         band = np.ones((sh, sw), bool)
         band[margin:sh - margin, margin:sw - margin] = False
-        feats = colour_features(view.normalised(small), ink_level)
-        band &= steady_colour(feats.chroma_key)
+        normalised = view.normalised(small)
+        own = colour_features(normalised, ink_level).chroma_key
+        band &= steady_colour(own)
         ys, xs = np.nonzero(band)
         sector = ((np.arctan2(ys - sh / 2, xs - sw / 2) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        return cls._voted(feats.chroma_key[ys, xs], sector)
+        keys, weights = soft_chroma_keys(normalised, ink_level)
+        return cls._voted(own[ys, xs], sector, (keys[ys, xs], weights[ys, xs]))
 
     @classmethod
-    def _voted(cls, flat_keys: np.ndarray, sector: np.ndarray) -> TableModel:
-        """A colour counts as table only if most sectors of the sample band show it."""
-        votes = np.zeros(BINS, np.float32)
-        total = np.zeros(BINS, np.float32)
-        seen = 0
-        for k in range(SECTORS):
-            chosen = flat_keys[sector == k]
-            if len(chosen) < 50:
-                continue
-            seen += 1
-            hist = np.bincount(chosen, minlength=int(np.prod(BINS))).astype(np.float32).reshape(BINS)
-            hist = _smooth(hist)
-            votes += hist > hist.max() * 0.01
-            total += hist / hist.max()
-        hist = np.where(votes >= max(1, seen * 0.6), total, 0.0)
-        # Density per bin (share of the table's pixels), scaled so 1.0 is "one bin in a thousand".
-        return cls(hist / max(float(hist.sum()), 1e-9) * 1000.0)
+    def _voted(cls, keys: np.ndarray, sector: np.ndarray,
+               shared: tuple[np.ndarray, np.ndarray] | None = None) -> TableModel:
+        """A colour counts as table only if most sectors of the sample band show it. `keys`: each sample's own
+        bin; `shared`: its bins and its share in each (`soft_chroma_keys`, one row per sample), if the
+        table's colours are learnt so. Its hues are learnt from the samples' own bins all the same: a hue
+        test tolerant of the next bin would take a grey piece's shaded sides for the shade of a grey table."""
+        own = _voted_histogram(keys[:, None], np.ones((len(keys), 1), np.float32), sector)
+        if shared is None:
+            return cls(own)
+        return cls(_voted_histogram(*shared, sector), hue_source=own)
 
     def likelihood(self, feats: ColourFeatures) -> np.ndarray:
         return self.histogram.ravel()[feats.chroma_key]
@@ -193,6 +247,26 @@ class TableModel:
         `shaded`: also the chromaticities a table colour drifts to in deep shade."""
         hues = self.shaded_hue_histogram if shaded else self.hue_histogram
         return hues.ravel()[feats.chroma_key]
+
+
+def _voted_histogram(keys: np.ndarray, weights: np.ndarray, sector: np.ndarray) -> np.ndarray:
+    """The colours most sectors of the sample band show, as a density per bin ("one bin in a thousand" is
+    1.0). `keys`, `weights`: each sample's bins and its share in each, one row per sample."""
+    votes = np.zeros(BINS, np.float32)
+    total = np.zeros(BINS, np.float32)
+    seen = 0
+    for k in range(SECTORS):
+        chosen = sector == k
+        if chosen.sum() < 50:
+            continue
+        seen += 1
+        hist = np.bincount(keys[chosen].ravel(), weights=weights[chosen].ravel(),
+                           minlength=int(np.prod(BINS))).astype(np.float32).reshape(BINS)
+        hist = _smooth(hist)
+        votes += hist > hist.max() * 0.01
+        total += hist / hist.max()
+    hist = np.where(votes >= max(1, seen * 0.6), total, 0.0)
+    return hist / max(float(hist.sum()), 1e-9) * 1000.0
 
 
 def steady_colour(chroma_key: np.ndarray) -> np.ndarray:
