@@ -94,60 +94,60 @@ def colour_features(normalised: np.ndarray, ink_level: np.ndarray | None = None)
     value = total * (1.0 / 3.0)
     saturation = cv2.divide(cv2.subtract(hi, lo), cv2.max(hi, 0.04))
     hsv = cv2.cvtColor(n * (1.0 / 1.6), cv2.COLOR_BGR2HSV)
-    if ink_level is not None:
-        lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
-        b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
-        total = cv2.add(cv2.add(b, g), r)
-    r_bins, g_bins = _chroma_bins(b, g, r, total)
-    rb = r_bins.astype(np.int32)
-    gb = g_bins.astype(np.int32)
-    key = (rb * BINS[1] + gb) * BINS[2] + _value_bin(value)
+    r_bins, g_bins = _chroma_bins(normalised, n, ink_level)
+    key = _colour_key(r_bins.astype(np.int32), g_bins.astype(np.int32), _value_bin(value))
     return ColourFeatures(value, saturation, hsv[..., 0] * 0.5, key)
 
 
-def _chroma_bins(b: np.ndarray, g: np.ndarray, r: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The r and g chromaticity shares of each pixel in histogram bins, as fractions: a pixel's bin is their
-    whole part."""
-    safe = cv2.max(total, 1e-3)
+def _chroma_bins(normalised: np.ndarray, clipped: np.ndarray,
+                 ink_level: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The r and g chromaticity shares of each pixel in histogram bins, as fractions (a pixel's bin is their
+    whole part): of the `clipped` channels, or part way back to the camera's levels (`colour_features`)."""
+    channels = clipped
+    if ink_level is not None:
+        lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
+        channels = np.clip(lifted, 0.0, 2.0, dtype=np.float32)
+    b, g, r = cv2.split(channels)
+    safe = cv2.max(cv2.add(cv2.add(b, g), r), 1e-3)
     r_bins = np.clip(cv2.divide(r, safe) * (BINS[0] * SHARE_BINS), 0, BINS[0] - 1e-3)
     g_bins = np.clip(cv2.divide(g, safe) * (BINS[1] * SHARE_BINS), 0, BINS[1] - 1e-3)
     return r_bins, g_bins
+
+
+def _colour_key(rb: np.ndarray, gb: np.ndarray, vb: np.ndarray) -> np.ndarray:
+    """The flat histogram index of chromaticity bins `rb`, `gb` and brightness bin `vb`."""
+    return (rb * BINS[1] + gb) * BINS[2] + vb
 
 
 def _value_bin(value: np.ndarray) -> np.ndarray:
     return np.clip((np.log2(cv2.max(value, 1 / 64)) + 6) * (BINS[2] / 6.5), 0, BINS[2] - 1).astype(np.int32)
 
 
-def soft_chroma_keys(normalised: np.ndarray, ink_level: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's colour as histogram keys (`ColourFeatures.chroma_key`) of the four chromaticity bins
-    around it, with weights (each ... × 4, summing to 1): its own bin's, shared with the next where it lies
-    near their edge (`_linear_split`). A plain table's colour is steadier than a bin is wide: learnt bin by
-    bin, one lying near a bin's edge is learnt in one bin and met in the next a little way across the
-    photo, where the light shifts it by a few thousandths (fresh 5858-024: a pink-grey table at r bin 15.9
-    near the card, 16.1 elsewhere, taken for grey plastic all over)."""
+def soft_chroma_keys(normalised: np.ndarray, ink_level: np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pixel's colour as its histogram key (`ColourFeatures.chroma_key`), and as the keys of the four
+    chromaticity bins around it with weights (each ... × 4, summing to 1): its own bin's, shared with the next
+    where it lies near their edge (`_linear_split`). A plain table's colour is steadier than a bin is wide:
+    learnt bin by bin, one lying near a bin's edge is learnt in one bin and met in the next a little way
+    across the photo, where the light shifts it by a few thousandths (fresh 5858-024: a pink-grey table at r
+    bin 15.9 near the card, 16.1 elsewhere, taken for grey plastic all over)."""
     n = _clipped(normalised)
     b, g, r = cv2.split(n)
-    value = cv2.add(cv2.add(b, g), r) * (1.0 / 3.0)
-    if ink_level is not None:
-        lifted = normalised + INK_SHARE_RESTORED * np.asarray(ink_level, np.float32)
-        b, g, r = cv2.split(np.clip(lifted, 0.0, 2.0, dtype=np.float32))
-    r_bins, g_bins = _chroma_bins(b, g, r, cv2.add(cv2.add(b, g), r))
-    vb = _value_bin(value)
-    own = (r_bins.astype(np.int32) * BINS[1] + g_bins.astype(np.int32)) * BINS[2] + vb
+    vb = _value_bin(cv2.add(cv2.add(b, g), r) * (1.0 / 3.0))
+    r_bins, g_bins = _chroma_bins(normalised, n, ink_level)
+    own = _colour_key(r_bins.astype(np.int32), g_bins.astype(np.int32), vb)
     keys, weights = [], []
     r_low, r_share = _linear_split(r_bins, BINS[0])
     g_low, g_share = _linear_split(g_bins, BINS[1])
     for r_step, r_weight in ((0, 1 - r_share), (1, r_share)):
         for g_step, g_weight in ((0, 1 - g_share), (1, g_share)):
-            rb = np.minimum(r_low + r_step, BINS[0] - 1)
-            gb = np.minimum(g_low + g_step, BINS[1] - 1)
+            rb, gb = r_low + r_step, g_low + g_step
             # Grey plastic's own bins (grey lies on their edges) are learnt only from samples in them: near
             # grey, the plastic is what is looked for (a castle read a metre from the card on a table at g bin
             # 15.9 lost its grey in bin 16 to the table's share).
-            key = (rb * BINS[1] + gb) * BINS[2] + vb
-            keys.append(np.where(np.isin(rb, GREY_BINS) & np.isin(gb, GREY_BINS), own, key))
+            keys.append(np.where(np.isin(rb, GREY_BINS) & np.isin(gb, GREY_BINS), own, _colour_key(rb, gb, vb)))
             weights.append(r_weight * g_weight)
-    return np.stack(keys, axis=-1), np.stack(weights, axis=-1).astype(np.float32)
+    return own, np.stack(keys, axis=-1), np.stack(weights, axis=-1).astype(np.float32)
 
 
 def _linear_split(bins: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -194,17 +194,15 @@ class TableModel:
         outline = card_outline_mm()
         lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
         region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
-        flat = view.rectify(0.0, region)
-        feats = colour_features(flat, ink_level)
+        own, keys, weights = soft_chroma_keys(view.rectify(0.0, region), ink_level)
         inner = np.zeros(region.size[::-1], np.uint8)
         card_px = region.to_pixels(outline + np.sign(outline - outline.mean(axis=0)) * 15)
         cv2.fillConvexPoly(inner, np.round(card_px).astype(np.int32), 1)
-        band = (inner == 0) & view.visible(0.0, region) & steady_colour(feats.chroma_key)
+        band = (inner == 0) & view.visible(0.0, region) & steady_colour(own)
         ys, xs = np.nonzero(band)
         centre = region.to_pixels(outline.mean(axis=0))
         sector = ((np.arctan2(ys - centre[1], xs - centre[0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        keys, weights = soft_chroma_keys(flat, ink_level)
-        return cls._voted(feats.chroma_key[ys, xs], sector, (keys[ys, xs], weights[ys, xs]))
+        return cls._voted(own[ys, xs], sector, (keys[ys, xs], weights[ys, xs]))
 
     @classmethod
     def learn_from_border(cls, view: TableView, ink_level: np.ndarray | None = None) -> TableModel:
@@ -217,12 +215,10 @@ class TableModel:
         margin = max(2, int(0.07 * min(sh, sw)))
         band = np.ones((sh, sw), bool)
         band[margin:sh - margin, margin:sw - margin] = False
-        normalised = view.normalised(small)
-        own = colour_features(normalised, ink_level).chroma_key
+        own, keys, weights = soft_chroma_keys(view.normalised(small), ink_level)
         band &= steady_colour(own)
         ys, xs = np.nonzero(band)
         sector = ((np.arctan2(ys - sh / 2, xs - sw / 2) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        keys, weights = soft_chroma_keys(normalised, ink_level)
         return cls._voted(own[ys, xs], sector, (keys[ys, xs], weights[ys, xs]))
 
     @classmethod
