@@ -58,7 +58,9 @@ def _adjacency(board: Board) -> dict[str, list[str]]:
     ordered = {}
     for tid, around in neighbours.items():
         x, y = towers[tid].position
-        ordered[tid] = sorted(around, key=lambda n: math.atan2(towers[n].y - y, towers[n].x - x))
+        # Ties (two walls leaving in one direction, misread) are broken by distance and id, not by the set's order.
+        ordered[tid] = sorted(around, key=lambda n: (math.atan2(towers[n].y - y, towers[n].x - x),
+                                                     math.dist(towers[n].position, (x, y)), n))
     return ordered
 
 
@@ -137,8 +139,10 @@ def towers_touching(board: Board, faces: list[Face]) -> list[set[str]]:
         return touching
     towers = board.tower_map()
     for group in groups:
-        probe = np.array([towers[next(iter(group))].position])
+        # Where a misread group crosses a face's walls, some of its towers lie in and some out: it stands in
+        # the face if most do (a tower picked from the set would make the score hang on the set's order).
+        members = np.array([towers[t].position for t in sorted(group)])
         for index, face in enumerate(faces):
-            if group.isdisjoint(face.tower_ids) and face.contains(probe)[0]:
+            if group.isdisjoint(face.tower_ids) and 2 * np.count_nonzero(face.contains(members)) > len(members):
                 touching[index] |= group
     return touching

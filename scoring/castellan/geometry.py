@@ -128,11 +128,13 @@ class SpatialGrid:
         for cell in self._span(lo, hi):
             self._cells[cell].append(key)
 
-    def near(self, points: Iterable[Point], margin: float = 0.0) -> set[Hashable]:
+    def near(self, points: Iterable[Point], margin: float = 0.0) -> list[Hashable]:
+        """The keys in the cells around `points`, each once, in the order they were inserted in cell
+        order: a set's order would hang on string hashing, and so would the order of the warnings."""
         pts = list(points)
         lo = (min(p[0] for p in pts) - margin, min(p[1] for p in pts) - margin)
         hi = (max(p[0] for p in pts) + margin, max(p[1] for p in pts) + margin)
-        found: set[Hashable] = set()
+        found: dict[Hashable, None] = {}
         for cell in self._span(lo, hi):
-            found.update(self._cells.get(cell, ()))
-        return found
+            found.update(dict.fromkeys(self._cells.get(cell, ())))
+        return list(found)
