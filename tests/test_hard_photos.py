@@ -244,3 +244,14 @@ def test_long_walls_fattened_at_their_middle_are_not_read_as_a_thin_tower_and_tw
     assert counts["long"]["fn"] == 0
     assert sum(w.through_thin_tower for w in reading.walls) == 2
     assert sum("far thinner than the castle's other towers" in n for n in reading.notes) == 2
+
+
+def test_a_green_die_and_card_on_an_empty_table_are_no_castle():
+    """Fresh seed 6767, photo 020: no castle, only the card, a pale green playing card and a green die on a
+    lavender table. No look saw a tower; one taking more for plastic (the plastic's own tint) saw the die and
+    the card as two green keeps and was kept, as any reading beat none. Keeps without a tower are no castle
+    either: nothing is read, and `score` says no castle was found. Before: two green keeps."""
+    taken = read_photo(HERE / "data" / "empty-table-green-die.jpg")
+    reading = CastellanReader().read(taken.image, taken.focal_35mm)
+    assert reading.card is not None and reading.card.seen
+    assert reading.board is None or not reading.board.keeps

@@ -286,7 +286,10 @@ class CastellanReader:
             # unless it is seen by a look weaker as evidence (`Look.wins_ties`).
             rate, best_rate = misfit_rate(other_broken, other), misfit_rate(broken, best)
             fewer = (rate, other_warned) < (best_rate, warned) if look.wins_ties else rate < best_rate
-            if fewer and keeps_the_pieces(other, other_report, first, first_report, first_broken):
+            # Where the usual look saw no castle, a reading of keeps without a tower is no castle either: a
+            # keep-coloured card or die on an empty table, seen through a look taking more for plastic.
+            castle = other.towers or not lost
+            if fewer and castle and keeps_the_pieces(other, other_report, first, first_report, first_broken):
                 spent += sum(best.timings_ms.values()) - timings["card"]
                 best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
             else:
