@@ -16,6 +16,7 @@ from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.scoring.castellan.text_report import format_report
 from tablesight.vision.castellan.doubts import Doubt, find_doubts
 from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+from tablesight.vision.castellan.trust import Trust, reading_trust
 
 
 def load_profiles(profile_path: Path | None, camera_path: Path | None) -> tuple[PieceProfile, Lens | None]:
@@ -34,6 +35,11 @@ class PhotoResult:
     report: Report | None
     profile: PieceProfile
     doubts: list[Doubt]  # the pieces the photo leaves uncertain, and what hangs on each
+
+    @property
+    def trust(self) -> Trust | None:
+        """How far the reading can be relied on (None: no castle read)."""
+        return None if self.report is None else reading_trust(self.reading, self.report, len(self.doubts))
 
     def annotated(self) -> np.ndarray:
         from tablesight.vision.castellan.annotate import annotate
@@ -54,10 +60,12 @@ class PhotoResult:
             "ms": {k: round(v, 1) for k, v in self.reading.timings_ms.items()},
             "doubts": [d.to_dict() for d in self.doubts],
         }
+        if self.trust is not None:
+            doc["reading"]["trust"] = self.trust.to_dict()
         return doc
 
     def text(self) -> str:
-        lines = [format_report(self.report)] if self.report else []
+        lines = [format_report(self.report), "", f"Reading: {self.trust.sentence()}."] if self.report else []
         if self.doubts:
             lines.append("")
             lines.append(f"Check by eye ({len(self.doubts)} piece(s) the photo leaves in doubt):")

@@ -26,6 +26,7 @@ def test_sample_photo_scores_like_its_truth(tmp_path, capsys):
     assert report["pieces"]["towers"] == len(truth["board"]["towers"])
     assert report["reading"]["card"]["corners"] >= 20
     assert report["reading"]["card"]["in_part"] is False
+    assert report["reading"]["trust"]["level"] in ("read", "check")  # read right: nothing says misread
     overlay = cv2.imread(str(out))
     assert overlay is not None and overlay.shape[:2] == cv2.imread(str(EXACT_SAMPLE)).shape[:2]
 
@@ -173,10 +174,14 @@ def test_the_accuracy_table_reads_photos_in_parallel_as_one_by_one(tmp_path, cap
     def table(jobs: str) -> list[str]:
         assert evaluate([str(tmp_path), "--jobs", jobs]) == 0
         out = capsys.readouterr().out.splitlines()
-        return [line for line in out if line.startswith("photo-") or line.startswith(("tower", "boards"))]
+        kept = ("photo-", "tower", "boards", "  read ", "  check ", "  misread ")
+        return [line for line in out if line.startswith(kept)]
 
     parallel = table("2")
     assert [line.split()[0] for line in parallel if line.startswith("photo-")] == ["photo-053.jpg", "photo-060.jpg"]
+    # What the reports said of their readings: two photos at one level or two, each read right.
+    trust = [line.split() for line in parallel if line.startswith(("  read ", "  check ", "  misread "))]
+    assert sum(int(row[1]) for row in trust) == 2 and all(row[2] == "1.00" for row in trust)
     assert any(line.startswith("boards exact:") for line in parallel)
     assert parallel == table("1")
 

@@ -224,6 +224,16 @@ def test_the_record_keeps_what_the_reader_said_of_the_photo(client):
     record = client.get(f"/api/games/{game}/record.json").get_json()
     assert record["reading_notes"] == notes and "1.0 m from the card" in notes[0]
     assert "1.0 m from the card" in client.get(f"/games/{game}/record").get_data(as_text=True)
+    # Misread in places (23 pieces break the rules): the state says so, and so does the record, even once the
+    # board is corrected by hand (a correction's state carries no such word: the board is then the players').
+    trust = res.get_json()["state"]["report"]["trust"]
+    assert trust["level"] == "misread"
+    mark = res.get_json()["state"]["marks"][0]
+    corrected = _post(client, f"/api/games/{game}/corrections", json={"action": "delete", "id": mark["id"]})
+    assert "trust" not in corrected.get_json()["state"]["report"]
+    record = client.get(f"/api/games/{game}/record.json").get_json()
+    assert record["recognised_board_trust"] == trust
+    assert "likely misread" in client.get(f"/games/{game}/record").get_data(as_text=True)
 
 
 def test_photos_are_read_with_the_profiles_the_server_was_given(tmp_path, photo_bytes, monkeypatch):

@@ -84,6 +84,7 @@ def test_upload_shows_the_right_scores(browser, server):
     assert _scores(page) == truth["report"]["scores"]
     assert "Winner" in page.inner_text("#winner")
     assert page.locator("circle.tower").count() == len(truth["board"]["towers"])
+    assert page.locator("#trust").is_hidden()  # read right: no word against the reading
 
 
 def test_correcting_a_misread_changes_the_score(browser, server):
@@ -263,6 +264,9 @@ def test_a_long_list_of_warnings_is_shortened_and_a_warning_shows_its_pieces(bro
     _new_game_with_photo(page, server, ROOT / "tests" / "data" / "far-castle.jpg")
     total = page.locator("#warnings li.warning").count()
     assert total > 12
+    # So many rules broken say the reading, not the castle, is wrong: said above the scores.
+    assert page.locator("#trust").is_visible()
+    assert page.locator("#trust").inner_text().startswith("Likely misread: the board read breaks the rules at")
     assert page.locator("#warnings li.warning:visible").count() == 8
     more = page.locator(".more-warnings")
     assert more.inner_text() == f"Show {total - 8} more"

@@ -61,14 +61,15 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,
                         pose_to_dict(result.reading.card.pose), notes=result.reading.notes,
-                        doubts=[d.to_dict() for d in result.doubts], profile=profile)
+                        doubts=[d.to_dict() for d in result.doubts], profile=profile, trust=result.trust.to_dict())
 
 
 def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,
                  pose: dict | None, notes: list[str] | None = None, doubts: list[dict] | None = None,
-                 profile: PieceProfile = NOMINAL_PROFILE) -> dict:
+                 profile: PieceProfile = NOMINAL_PROFILE, trust: dict | None = None) -> dict:
     """`doubts`: the pieces the photo left uncertain (`Doubt.to_dict`), until a correction settles the board;
-    `profile`: the set's pieces, whose sizes the rules are checked with."""
+    `profile`: the set's pieces, whose sizes the rules are checked with; `trust`: how far the photo's reading
+    can be relied on (`Trust.to_dict`), dropped once the board is corrected by hand (it is then the player's)."""
     previous = store.latest_state(game_id)
     scored = score_board(board, profile.dimensions)
     report = scored.to_dict()
@@ -76,6 +77,8 @@ def record_state(store: GameStore, game_id: str, source: str, board: Board, phot
                                                   scored)
     report["notes"] = notes or []
     report["doubts"] = doubts or []
+    if trust is not None:
+        report["trust"] = trust
     state_id = store.add_state(game_id, source, board_to_dict(board), report, photo, pose)
     return store.state(state_id)
 
@@ -154,7 +157,8 @@ def undo(store: GameStore, game_id: str, profile: PieceProfile = NOMINAL_PROFILE
     store.mark_undone(last["id"])
     board = board_from_dict(before["board"])
     return record_state(store, game_id, "undo", board, before["photo_sha256"], before["pose"],
-                        notes=before["report"].get("notes"), doubts=before["report"].get("doubts"), profile=profile)
+                        notes=before["report"].get("notes"), doubts=before["report"].get("doubts"), profile=profile,
+                        trust=before["report"].get("trust"))
 
 
 def _table_point(pose: CameraPose | None, action: dict) -> tuple[float, float]:

@@ -9,9 +9,11 @@ import time
 import cv2
 import numpy as np
 
+from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.doubts import find_doubts
 from tablesight.vision.castellan.reader import CastellanReader
 from tablesight.vision.castellan.tracker import LiveTracker
+from tablesight.vision.castellan.trust import reading_trust
 from tablesight.webui.events import EventBroker
 from tablesight.webui.games import pose_to_dict, record_state, view_of
 from tablesight.webui.store import GameStore
@@ -61,10 +63,13 @@ class LiveSession:
                 self._set_status(update.status)
                 if update.changed and update.stable is not None:
                     # A new stable state is the board of the reading just made: its doubts are that reading's.
-                    doubts = find_doubts(update.reading, update.stable, self.reader.profile.dimensions)
+                    dims = self.reader.profile.dimensions
+                    doubts = find_doubts(update.reading, update.stable, dims)
+                    trust = reading_trust(update.reading, score_board(update.stable, dims), len(doubts))
                     state = record_state(self.store, self.game_id, "live", update.stable, None,
                                          pose_to_dict(update.reading.card.pose),
-                                         doubts=[d.to_dict() for d in doubts], profile=self.reader.profile)
+                                         doubts=[d.to_dict() for d in doubts], profile=self.reader.profile,
+                                         trust=trust.to_dict())
                     self.events.publish(self.game_id, "state", view_of(state, self.reader.profile))
                 self._publish_frame(frame, update.status)
                 time.sleep(max(0.0, delay - (time.perf_counter() - started)))

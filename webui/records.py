@@ -26,6 +26,8 @@ def verification_record(store: GameStore, game: dict) -> dict:
                     {"name": game["player2"], "confirmed": _iso(game["confirmed2"])}],
         "final_photo_sha256": photos[-1]["photo_sha256"] if photos else None,
         "recognised_board": photos[-1]["board"] if photos else None,
+        # What the reader said of that board as read (`trust`): "likely misread" makes the corrections count.
+        "recognised_board_trust": photos[-1]["report"].get("trust") if photos else None,
         "corrections": [{"at": _iso(c["created"]), "action": c["action"], "undone": bool(c["undone"])}
                         for c in store.corrections(game["id"])],
         "final_board": state["board"] if state else None,

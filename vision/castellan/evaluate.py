@@ -33,6 +33,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.doubts import Doubt, find_doubts, run_as_long_wall, without_tower
 from tablesight.vision.castellan.reader import CastellanReader
+from tablesight.vision.castellan.trust import reading_trust
 from tablesight.vision.castellan.truth_picture import Differences, truth_picture
 
 MATCH_MM = 12.0
@@ -53,6 +54,7 @@ class PhotoScore:
     scores_exact: bool = False
     doubts: int = 0  # pieces listed to check by eye
     scores_exact_once_checked: bool = False  # … and right once those are looked at on the table
+    trust: str = "nothing read"  # what the report says of the reading (`trust.reading_trust`)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -142,8 +144,8 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     result.aligned_counts = compare(truth, aligned(truth, positioned) if positioned else None)[0]
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
     # Nothing read scores nothing: right for an empty table, wrong for any castle.
-    got = (score_board(reading.board, reader.profile.dimensions, truth_doc.get("boxes")).to_dict()["scores"]
-           if reading.board else {})
+    report = score_board(reading.board, reader.profile.dimensions, truth_doc.get("boxes")) if reading.board else None
+    got = report.to_dict()["scores"] if report else {}
     result.scores_exact = got == truth_doc["report"]["scores"]
     # Read without the card, its doubts cannot be settled against the truth by place: right stays right.
     result.scores_exact_once_checked = result.scores_exact
@@ -158,6 +160,8 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
             picture = truth_picture(photo.image, reading.card.pose, differences(truth, positioned), reader.profile,
                                     title)
             cv2.imwrite(str(pictures / f"{path.stem}-truth.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if report is not None:
+        result.trust = reading_trust(reading, report, result.doubts).level
     return result
 
 
@@ -244,10 +248,21 @@ def print_tables(results: list[PhotoScore]) -> None:
             g = groups[key]
             print(f"  {key:<12} {len(g):>6} {sum(r.board_exact for r in g) / len(g):>12.2f} "
                   f"{sum(r.scores_exact for r in g) / len(g):>12.2f}")
+    _print_by_trust(results)
     stages = sorted({s for r in results for s in r.timings_ms})
     print("\nmedian ms per stage: " + ", ".join(
         f"{s} {statistics.median(r.timings_ms.get(s, 0.0) for r in results):.0f}" for s in stages)
           + f"; total {statistics.median(sum(r.timings_ms.values()) for r in results):.0f}")
+
+
+def _print_by_trust(results: list[PhotoScore]) -> None:
+    """How often the scores are right at each level of trust the report gives its reading: whether "likely
+    misread" and "read cleanly" can be taken at their word."""
+    print(f"\nby trust: {'photos':>6} {'scores exact':>12}")
+    for level in ("read", "check", "misread", "nothing read"):
+        group = [r for r in results if r.trust == level]
+        if group:
+            print(f"  {level:<12} {len(group):>6} {sum(r.scores_exact for r in group) / len(group):>12.2f}")
 
 
 def _evaluated(path: Path, known_lens: bool, profile: PieceProfile, pictures: Path | None) -> PhotoScore:

@@ -97,6 +97,7 @@
       }
     }
     renderScores(report);
+    renderTrust(report.trust);
     renderYards(state.courtyards, report);
     renderWarnings([...report.warnings, ...(report.history_warnings || [])], report.notes || [], report.doubts || []);
     selectPiece(null);
@@ -201,6 +202,14 @@
     const yard = view && view.state.courtyards.find((y) => y.id === id);
     if (!yard) return;
     document.querySelectorAll("circle.tower").forEach((c) => c.classList.toggle("hot", on && yard.towers.includes(c.dataset.id)));
+  }
+
+  function renderTrust(trust) {
+    // A reading breaking the rules at many pieces is more likely misread than the castle illegal: said above
+    // the scores, not among the warnings, so that nobody takes such scores for the game's.
+    const box = $("trust");
+    box.hidden = !(trust && trust.level === "misread");
+    box.textContent = box.hidden ? "" : `Likely misread: ${trust.sentence.replace(/^likely misread: /, "")}.`;
   }
 
   function renderWarnings(warnings, notes, doubts) {

@@ -1,0 +1,55 @@
+"""How far a reading is trusted (`trust.reading_trust`): boards from the samples and a board misread from a photo."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.report import score_board
+from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.trust import MISREAD_PIECES, reading_trust
+
+HERE = Path(__file__).resolve().parent
+BOARDS = HERE.parent / "samples" / "castellan" / "boards"
+
+
+def _trust(board_path: Path, doubts: int = 0, stranded: int = 0):
+    board = board_from_dict(json.loads(board_path.read_text()))
+    reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers], stranded=stranded)
+    return reading_trust(reading, score_board(board), doubts)
+
+
+@pytest.mark.parametrize("name", ["plain-rectangle", "unclaimed-courtyard", "c8-two-double-keeps", "double-keep"])
+def test_a_legal_board_or_a_players_mistake_reads_cleanly(name):
+    """An unclaimed courtyard and a second double keep are the game's warnings (a player forgot a claim,
+    stacked twice), not signs of a misreading."""
+    trust = _trust(BOARDS / f"{name}.json")
+    assert (trust.level, trust.misread_pieces) == ("read", 0)
+    assert "read cleanly" in trust.sentence()
+
+
+def test_pieces_in_doubt_ask_for_a_check():
+    trust = _trust(BOARDS / "plain-rectangle.json", doubts=2)
+    assert trust.level == "check" and "2 piece(s) in doubt" in trust.sentence()
+
+
+def test_a_rule_or_two_broken_asks_for_a_check_not_a_new_photo():
+    trust = _trust(BOARDS / "c1-tower-contact.json")
+    assert trust.level == "check" and 0 < trust.misread_pieces < MISREAD_PIECES
+
+
+def test_a_board_breaking_the_rules_at_many_pieces_is_likely_misread():
+    """Fresh 6868-018's reading (a plain table of the plastic's grey under a lamp overhead): 51 towers, 72
+    warnings. Its scores are not the game's: the player is told to take the photo again."""
+    trust = _trust(HERE / "data" / "misread-board-tangled.json")
+    assert trust.level == "misread" and trust.misread_pieces >= 20
+    assert "take the photo again" in trust.sentence()
+    assert trust.to_dict()["level"] == "misread"
+
+
+def test_pieces_left_off_the_castle_count_against_the_reading():
+    clean = _trust(BOARDS / "plain-rectangle.json")
+    stranded = _trust(BOARDS / "plain-rectangle.json", stranded=MISREAD_PIECES)
+    assert clean.level == "read" and stranded.level == "misread"

@@ -1,0 +1,63 @@
+"""How far a reading can be trusted, said in one line before the scores.
+
+A castle is built by the rules: walls only join towers, along two axes, every wall end a tower or
+room for one. A reading that breaks them in many places (and leaves many pieces off its castle) is far
+more likely misread than the castle illegal: its scores are not to be relied on, and the player should
+take the photo again rather than check piece by piece. Courtyards left unclaimed and a second double
+keep are mistakes players make; they are the game's warnings, not the reading's, and do not count here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tablesight.scoring.castellan.report import Report
+from tablesight.vision.castellan.looks import rules_broken
+from tablesight.vision.castellan.reading import PhotoReading
+
+PLAYERS_MISTAKES = frozenset({"unclaimed-courtyard", "several-double-keeps"})
+# A reading is taken for misread from this many misread pieces on, and this share of its towers: a castle
+# read right breaks no rule, and a player's slip (a wall nudged off its axis) is one or two.
+MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS = 4, 0.1
+
+
+@dataclass(frozen=True)
+class Trust:
+    """`level`: "read" (nothing speaks against the reading), "check" (a few pieces to look at: the doubts
+    listed, a rule or two broken) or "misread" (the scores are not to be relied on: take the photo again)."""
+
+    level: str
+    misread_pieces: int  # the fewest pieces misread that the rules broken and the pieces left apart take
+    towers: int
+    doubts: int
+
+    def sentence(self) -> str:
+        if self.level == "misread":
+            return (f"likely misread: the board read breaks the rules at {self.misread_pieces} piece(s) over "
+                    f"{self.towers} tower(s); do not rely on these scores — take the photo again (the card beside "
+                    f"the castle, all of it in view, under even light) or correct the board by hand")
+        if self.level == "check":
+            parts = []
+            if self.misread_pieces:
+                parts.append(f"{self.misread_pieces} piece(s) breaking the rules")
+            if self.doubts:
+                parts.append(f"{self.doubts} piece(s) in doubt")
+            return f"check by eye: {' and '.join(parts)}, listed below"
+        return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
+
+    def to_dict(self) -> dict:
+        return {"level": self.level, "misread_pieces": self.misread_pieces, "sentence": self.sentence()}
+
+
+def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
+    """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt."""
+    towers = len(reading.towers)
+    reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
+    misread = rules_broken(reading_faults) + reading.stranded
+    if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
+        level = "misread"
+    elif misread or doubts:
+        level = "check"
+    else:
+        level = "read"
+    return Trust(level, misread, towers, doubts)
