@@ -35,11 +35,7 @@ class PhotoResult:
     report: Report | None
     profile: PieceProfile
     doubts: list[Doubt]  # the pieces the photo leaves uncertain, and what hangs on each
-
-    @property
-    def trust(self) -> Trust | None:
-        """How far the reading can be relied on (None: no castle read)."""
-        return None if self.report is None else reading_trust(self.reading, self.report, len(self.doubts))
+    trust: Trust | None = None  # how far the reading can be relied on (None: no castle read)
 
     def annotated(self) -> np.ndarray:
         from tablesight.vision.castellan.annotate import annotate
@@ -89,4 +85,5 @@ def score_photo(photo: Photo, profile: PieceProfile = NOMINAL_PROFILE, lens: Len
     if reading.board is None:
         return PhotoResult(photo, reading, None, profile, [])
     report = score_board(reading.board, profile.dimensions, boxes)
-    return PhotoResult(photo, reading, report, profile, find_doubts(reading, reading.board, profile.dimensions, boxes))
+    doubts = find_doubts(reading, reading.board, profile.dimensions, boxes)
+    return PhotoResult(photo, reading, report, profile, doubts, reading_trust(reading, report, len(doubts)))

@@ -171,16 +171,17 @@ def test_the_accuracy_table_reads_photos_in_parallel_as_one_by_one(tmp_path, cap
         for suffix in (".jpg", ".truth.json"):
             shutil.copy(PHOTOS / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
 
+    trust_rows = ("  read ", "  check ", "  misread ")  # evaluate's table of scores exact by trust level
+
     def table(jobs: str) -> list[str]:
         assert evaluate([str(tmp_path), "--jobs", jobs]) == 0
         out = capsys.readouterr().out.splitlines()
-        kept = ("photo-", "tower", "boards", "  read ", "  check ", "  misread ")
-        return [line for line in out if line.startswith(kept)]
+        return [line for line in out if line.startswith(("photo-", "tower", "boards", *trust_rows))]
 
     parallel = table("2")
     assert [line.split()[0] for line in parallel if line.startswith("photo-")] == ["photo-053.jpg", "photo-060.jpg"]
     # What the reports said of their readings: two photos at one level or two, each read right.
-    trust = [line.split() for line in parallel if line.startswith(("  read ", "  check ", "  misread "))]
+    trust = [line.split() for line in parallel if line.startswith(trust_rows)]
     assert sum(int(row[1]) for row in trust) == 2 and all(row[2] == "1.00" for row in trust)
     assert any(line.startswith("boards exact:") for line in parallel)
     assert parallel == table("1")

@@ -209,7 +209,7 @@
     // the scores, not among the warnings, so that nobody takes such scores for the game's.
     const box = $("trust");
     box.hidden = !(trust && trust.level === "misread");
-    box.textContent = box.hidden ? "" : `Likely misread: ${trust.sentence.replace(/^likely misread: /, "")}.`;
+    box.textContent = box.hidden ? "" : `${trust.sentence[0].toUpperCase()}${trust.sentence.slice(1)}.`;
   }
 
   function renderWarnings(warnings, notes, doubts) {
