@@ -60,6 +60,28 @@ def test_a_red_keep_a_shade_lighter_than_a_red_cloth_is_found_in_its_courtyard_o
     assert found[0].contrast > 2 * found[0].texture
 
 
+def _with_wall_shadows(cloth: np.ndarray) -> np.ndarray:
+    """The cloth with the outer walls' shadows cast on it outside the courtyards, under a lamp: strips of the
+    cloth's own hue a third darker, 15 mm wide, along both long sides of the castle."""
+    view = TableView(cloth, virtual_card(cloth, PX_PER_MM))
+    shaded = cloth.copy()
+    for y0, y1 in ((45.0, 60.0), (-60.0, -45.0)):
+        strip = np.array([[-100.0, y0], [60.0, y0], [60.0, y1], [-100.0, y1]])
+        mask = np.zeros(cloth.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(view.card.table_to_image(strip, 0.0)).astype(np.int32)], 1)
+        shaded[mask > 0] = (shaded[mask > 0] * 0.7).astype(np.uint8)
+    return shaded
+
+
+def test_the_walls_shadows_outside_the_courtyards_do_not_hide_a_keep_a_shade_lighter():
+    """Shadows stand out from the table as far as such a keep does, but are never taken for keeps: the table's
+    texture the keep must stand out from is measured without them, as the courtyards' patches are."""
+    view, grey = _castle_on(_with_wall_shadows(_mottled_cloth(1)), [((-60.0, 5.0), (58, 54, 118))])
+    found = _found(view, grey, [LEFT, RIGHT])
+    assert [k.color for k in found] == ["red"]
+    assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+
+
 def test_a_shadow_of_the_cloths_own_hue_is_not_a_keep():
     view, grey = _castle_on(_mottled_cloth(4), [((-60.0, 5.0), (30, 29, 66))])  # darker, same hue
     assert _found(view, grey, [LEFT, RIGHT]) == []
