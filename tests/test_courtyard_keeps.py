@@ -92,13 +92,37 @@ def test_a_patch_of_no_keep_colour_is_not_a_keep():
     assert _found(view, grey, [LEFT, RIGHT]) == []
 
 
-def test_on_a_check_as_busy_as_a_keep_nothing_is_taken_for_one():
-    """A red and orange check of squares about a keep's size: the table's own texture sets the level."""
+def _check_cloth() -> np.ndarray:
+    """A red and orange check of squares about a keep's size (20 mm)."""
     yy, xx = np.mgrid[0:600, 0:800]
     check = ((xx // 40 + yy // 40) % 2).astype(bool)
-    cloth = np.where(check[..., None], np.array([40, 40, 110], np.uint8), np.array([30, 90, 160], np.uint8))
-    view, grey = _castle_on(cloth.astype(np.uint8), [((-60.0, 5.0), (58, 54, 118))])
+    return np.where(check[..., None], np.array([40, 40, 110], np.uint8), np.array([30, 90, 160], np.uint8))
+
+
+def test_on_a_check_as_busy_as_a_keep_the_keep_is_found_by_the_pattern_it_breaks():
+    """The keep stands out from the check around it no more than the check's own squares do, but the check a
+    period away looks like the check here and the keep does not; the other courtyard's check is no keep."""
+    view, grey = _castle_on(_check_cloth(), [((-60.0, 5.0), (58, 54, 118))])
+    found = _found(view, grey, [LEFT, RIGHT])
+    assert [(k.color, k.by_pattern) for k in found] == [("red", True)]
+    assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+
+
+def test_on_a_check_with_no_keep_nothing_is_taken_for_one():
+    view, grey = _castle_on(_check_cloth(), [])
     assert _found(view, grey, [LEFT, RIGHT]) == []
+
+
+def test_a_mottled_cloth_has_no_pattern_to_break():
+    """A cloth's mottle differs from itself alike at every shift: it has no period, and its keeps are told by
+    their contrast alone (a patch of it darker or lighter a few centimetres away is no keep)."""
+    from tablesight.vision.castellan.pattern_breaks import table_periods
+
+    lab = cv2.cvtColor(_mottled_cloth(4).astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+    assert table_periods(lab, np.ones(lab.shape[:2], bool), PX_PER_MM) == []
+    check = cv2.cvtColor(_check_cloth().astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+    periods = table_periods(check, np.ones(check.shape[:2], bool), PX_PER_MM)
+    assert periods and all(round(float(np.hypot(*p))) in (80, 113) for p in periods)  # 40 mm apart, or diagonal
 
 
 def test_nothing_is_looked_for_without_an_unclaimed_courtyard():

@@ -21,6 +21,7 @@ import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import warp_labels
+from tablesight.vision.castellan.pattern_breaks import pattern_breaks, table_periods
 from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colour_features, in_keep_hue
 from tablesight.vision.table_view import Region, TableView
 
@@ -50,6 +51,7 @@ class CourtyardKeep:
     y: float
     contrast: float
     texture: float
+    by_pattern: bool = False  # told by breaking the table's pattern (contrast: from its copies a period away)
 
 
 def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
@@ -80,31 +82,67 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         return []
     # Shadows left out, as in the courtyards: a wall's shadow stands out from the table as far as a keep of the
     # table's colour does, but is never taken for one (the lit table beside it still counts).
-    texture = float(np.percentile(np.where(_not_shade(patch, around), contrast, 0.0)[outside], TEXTURE_PERCENTILE))
+    patch_hue = _hue(patch)
+    lit = _not_shade(patch, patch_hue, around)  # patches that stand out from the table around as no shadow does
+    texture = float(np.percentile(np.where(lit, contrast, 0.0)[outside], TEXTURE_PERCENTILE))
     level = max(MIN_CONTRAST, TEXTURE_FACTOR * texture)
     found = []
+    breaks = None  # the table's pattern broken, worked out only once a courtyard needs it
     for mask in inside:
-        scores = _courtyard_scores(lab, contrast, patch, around, seen & mask)
-        candidate = None if scores is None else _most_distinct(scores, usable & mask)
-        if candidate is None or scores[candidate] < level:
+        table = seen & mask
+        if not table.any():
             continue
-        colour = _keep_colour(image, candidate, PATCH_SIDES * side_px)
-        if colour is not None:
-            x, y = region.to_mm(_centre_of(scores, candidate, level, side_px) + 0.5)
-            found.append(CourtyardKeep(colour, float(x), float(y), float(scores[candidate]), texture))
+        typical = np.median(lab[table], axis=0)
+        lit_here = lit & _not_shade(patch, patch_hue, typical)
+        keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical, lit_here), usable & mask, level,
+                        texture, side_px, by_pattern=False)
+        if keep is None:
+            if breaks is None:
+                breaks = _pattern_break_scores(lab, seen, seen & ~in_courtyards, outside, lit, side_px,
+                                               region.px_per_mm)
+            scores, break_texture = breaks
+            keep = _keep_in(image, region, np.where(lit_here, scores, 0.0), usable & mask,
+                            max(MIN_CONTRAST, TEXTURE_FACTOR * break_texture), break_texture, side_px,
+                            by_pattern=True)
+        if keep is not None:
+            found.append(keep)
     return found
 
 
-def _courtyard_scores(lab: np.ndarray, contrast: np.ndarray, patch: np.ndarray, around: np.ndarray,
-                      table: np.ndarray) -> np.ndarray | None:
-    """How far each patch stands out in a courtyard whose table pixels are `table`: from the square around it
-    and from the courtyard's typical colour both (a patch of plain table beside a shadow or a dark piece stands
-    out from its square, not from the courtyard), and not as a shadow does (else 0); None if no table shows."""
-    if not table.any():
+def _keep_in(image: np.ndarray, region: Region, scores: np.ndarray, where: np.ndarray, level: float, texture: float,
+             side_px: float, by_pattern: bool) -> CourtyardKeep | None:
+    """The keep of a keep colour at the patch scoring most among `where`, if it reaches `level`."""
+    candidate = _most_distinct(scores, where)
+    if candidate is None or scores[candidate] < level:
         return None
-    typical = np.broadcast_to(np.median(lab[table], axis=0), patch.shape)
-    scores = np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1))
-    return np.where(_not_shade(patch, around) & _not_shade(patch, typical), scores, 0.0)
+    centre = _centre_of(scores, candidate, level, side_px)
+    # Its colour is judged where it is placed: the most distinct patch may lie on the table at its edge.
+    colour = _keep_colour(image, (int(round(centre[1])), int(round(centre[0]))), PATCH_SIDES * side_px)
+    if colour is None:
+        return None
+    x, y = region.to_mm(centre + 0.5)
+    return CourtyardKeep(colour, float(x), float(y), float(scores[candidate]), texture, by_pattern)
+
+
+def _pattern_break_scores(lab: np.ndarray, seen: np.ndarray, table_outside: np.ndarray, outside: np.ndarray,
+                          lit: np.ndarray, side_px: float, px_per_mm: float) -> tuple[np.ndarray, float]:
+    """How far each patch breaks the table's pattern (`pattern_breaks`; 0 where it is shade or no copy shows),
+    and the same measure's TEXTURE_PERCENTILE over the table outside the courtyards."""
+    periods = table_periods(lab, table_outside, px_per_mm)
+    inner = int(round(PATCH_SIDES * side_px)) | 1
+    breaks = pattern_breaks(lab, seen, periods, inner) if periods else np.full(seen.shape, np.inf, np.float32)
+    scores = np.where(np.isfinite(breaks) & lit, breaks, 0.0)
+    known = outside & np.isfinite(breaks)
+    if not known.any():
+        return scores, np.inf
+    return scores, float(np.percentile(scores[known], TEXTURE_PERCENTILE))
+
+
+def _courtyard_scores(contrast: np.ndarray, patch: np.ndarray, typical: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """How far each patch stands out in a courtyard whose table's typical colour is `typical` (Lab): from the
+    square around it (`contrast`) and from that colour both (a patch of plain table beside a shadow or a dark
+    piece stands out from its square, not from the courtyard); 0 where it is not `lit` (as a shadow is)."""
+    return np.where(lit, np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1)), 0.0)
 
 
 def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray], height: float,
@@ -163,12 +201,16 @@ def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
     return contrast, patch, around, usable
 
 
-def _not_shade(patch: np.ndarray, around: np.ndarray) -> np.ndarray:
-    """Patches brighter than the table around, or of another hue: a shadow is darker and of the same hue."""
+def _not_shade(patch: np.ndarray, patch_hue: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Patches (Lab, and their hue) brighter than the table around (Lab, per patch or one colour), or of another
+    hue: a shadow is darker and of the same hue."""
     brighter = patch[..., 0] > around[..., 0]
-    turn = np.abs(np.angle(np.exp(1j * (np.arctan2(patch[..., 2], patch[..., 1])
-                                        - np.arctan2(around[..., 2], around[..., 1])))))
+    turn = np.abs(np.angle(np.exp(1j * (patch_hue - _hue(around)))))
     return brighter | (turn > math.radians(MIN_HUE_TURN_DEG))
+
+
+def _hue(lab: np.ndarray) -> np.ndarray:
+    return np.arctan2(lab[..., 2], lab[..., 1])
 
 
 def _polygon_mask(polygon: np.ndarray, region: Region, shape: tuple[int, int]) -> np.ndarray:

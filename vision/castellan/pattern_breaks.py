@@ -1,0 +1,105 @@
+"""Where a patterned table's pattern is broken: a keep of the table's own colour on a check, stripes or a grid.
+
+A keep whose colour the table has is no brighter nor more distinct from the table around it than the pattern's
+own squares or lines are, but it is not the pattern: the table one period away looks like the table here, and a
+keep does not. The table's periods are found outside the courtyards (the shifts that best map the table onto
+itself: a check's diagonal, a grid's pitch, any shift along stripes or wood grain, a short one on a plain cloth),
+and each keep-sized patch is scored by how far (CIELAB ΔE) it differs from its copies a period away, taking the
+copy it is most like (one copy may fall on a wall or in a shadow).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# A period is longer than a keep and a half (its copies never overlap it, so it breaks the pattern most at its
+# centre), and short enough to repeat within a castle.
+MIN_PERIOD_MM, MAX_PERIOD_MM = 33.0, 160.0
+MIN_OVERLAP = 0.3  # a shift is weighed only where this share of the table still overlaps itself
+# A table has a pattern where it repeats itself at a period more exactly than it resembles itself a few mm away
+# (NEARBY_MM; the mean squared colour difference under this share of that): a check, a grid, stripes or grain
+# do, and the pattern is broken where something else stands; a cloth's mottle and a plain table's light change
+# more over a period than over a few mm, and are read by contrast instead (`courtyard_keeps`).
+MAX_PERIOD_DIFFERENCE_SHARE = 0.5
+NEARBY_MM = (2.0, 6.0)
+NEAR_BEST_SHARE = 0.1  # of the way from the best shift's difference to a typical one's
+SEARCH_PX_PER_MM = 0.5  # the periods are looked for at this scale (a pattern's period to 2 mm)
+MIN_SEEN_SHARE = 0.5  # a patch and its copy must both show table over this share of it
+
+
+def table_periods(lab: np.ndarray, table: np.ndarray, px_per_mm: float, count: int = 2) -> list[np.ndarray]:
+    """Up to `count` shifts (x, y pixels of `lab`), no two in line, that best map the table (`table` pixels of
+    `lab`, a Lab image) onto itself: the least mean squared colour difference where the table overlaps itself.
+    None if the table has no pattern (MAX_PERIOD_DIFFERENCE_SHARE)."""
+    scale = SEARCH_PX_PER_MM / px_per_mm
+    small = cv2.resize(lab, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float64)
+    mask = cv2.resize(table.astype(np.float32), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) > 0.99
+    msd = _mean_squared_differences(small, mask.astype(np.float64))
+    h, w = mask.shape
+    dy = np.fft.fftfreq(2 * h, 1 / (2 * h))[:, None]
+    dx = np.fft.fftfreq(2 * w, 1 / (2 * w))[None, :]
+    length = np.hypot(dx, dy) / SEARCH_PX_PER_MM
+    nearby = msd[(length >= NEARBY_MM[0]) & (length <= NEARBY_MM[1]) & np.isfinite(msd)]
+    msd[(length < MIN_PERIOD_MM) | (length > MAX_PERIOD_MM)] = np.inf
+    weighed = msd[np.isfinite(msd)]
+    if not weighed.size or not nearby.size or weighed.min() > MAX_PERIOD_DIFFERENCE_SHARE * np.median(nearby):
+        return []
+    # Of the shifts nearly as good as the best (a period's multiples), the shortest: it overlaps most.
+    near_best = weighed.min() + NEAR_BEST_SHARE * (np.median(weighed) - weighed.min())
+    ys, xs = np.nonzero(msd <= near_best)
+    periods: list[np.ndarray] = []
+    for i in np.argsort(length[ys, xs], kind="stable"):
+        shift = np.array([dx[0, xs[i]], dy[ys[i], 0]]) / scale
+        if all(_turned_apart(shift, p) for p in periods):
+            periods.append(shift)
+        if len(periods) == count:
+            break
+    return periods
+
+
+def pattern_breaks(lab: np.ndarray, seen: np.ndarray, periods: list[np.ndarray], patch_px: int) -> np.ndarray:
+    """At each pixel: the mean colour difference (ΔE) over the patch `patch_px` across centred there between the
+    table and its copy a period away (either way along each of `periods`), from the copy most alike; inf where no
+    copy shows enough table (`seen`) with the patch."""
+    h, w = seen.shape
+    best = np.full((h, w), np.inf, np.float32)
+    area = float(patch_px * patch_px)
+    for period in periods:
+        for shift in (period, -period):
+            move = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
+            copy = cv2.warpAffine(lab, move, (w, h), flags=cv2.INTER_LINEAR)
+            copy_seen = cv2.warpAffine(seen.astype(np.uint8), move, (w, h), flags=cv2.INTER_NEAREST) > 0
+            both = (seen & copy_seen).astype(np.float32)
+            difference = np.linalg.norm(lab - copy, axis=-1) * both
+            n = cv2.boxFilter(both, -1, (patch_px, patch_px), normalize=False, borderType=cv2.BORDER_CONSTANT)
+            mean = cv2.boxFilter(difference, -1, (patch_px, patch_px), normalize=False,
+                                 borderType=cv2.BORDER_CONSTANT) / np.maximum(n, 1.0)
+            best = np.minimum(best, np.where(n >= MIN_SEEN_SHARE * area, mean, np.inf))
+    return best
+
+
+def _mean_squared_differences(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """For every shift d (FFT order, padded so none wraps): the mean over pixels x where the mask holds at x and
+    x + d of |image(x) − image(x + d)|², by correlations (inf where under MIN_OVERLAP of the mask overlaps)."""
+    size = (2 * mask.shape[0], 2 * mask.shape[1])
+    # Each sum over x of a(x) b(x + d) is a correlation, conj(A)·B in the frequency domain: summed there, two
+    # inverse transforms give the overlap and the summed squared differences.
+    spectrum_of_mask = np.fft.rfft2(mask, s=size)
+    summed = np.zeros_like(spectrum_of_mask)
+    for c in range(image.shape[2]):
+        channel = image[..., c] * mask
+        spectrum_of_power = np.fft.rfft2(channel * image[..., c], s=size)
+        spectrum_of_channel = np.fft.rfft2(channel, s=size)
+        summed += (np.conj(spectrum_of_power) * spectrum_of_mask + np.conj(spectrum_of_mask) * spectrum_of_power
+                   - 2 * np.conj(spectrum_of_channel) * spectrum_of_channel)
+    overlap = np.fft.irfft2(np.conj(spectrum_of_mask) * spectrum_of_mask, s=size)
+    squared = np.fft.irfft2(summed, s=size)
+    enough = overlap > MIN_OVERLAP * max(overlap[0, 0], 1.0)
+    return np.where(enough, squared / np.maximum(overlap, 1.0), np.inf)
+
+
+def _turned_apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two shifts are at least 30° out of line (a period's multiples say nothing new)."""
+    sine = abs(a[0] * b[1] - a[1] * b[0]) / (np.linalg.norm(a) * np.linalg.norm(b))
+    return bool(sine > 0.5)
