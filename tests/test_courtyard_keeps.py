@@ -106,6 +106,7 @@ def test_on_a_check_as_busy_as_a_keep_the_keep_is_found_by_the_pattern_it_breaks
     found = _found(view, grey, [LEFT, RIGHT])
     assert [(k.color, k.by_pattern) for k in found] == [("red", True)]
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+    assert found[0].evidence.startswith("it breaks the table's pattern by ΔE")
 
 
 def test_on_a_check_with_no_keep_nothing_is_taken_for_one():

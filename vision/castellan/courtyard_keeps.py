@@ -53,6 +53,15 @@ class CourtyardKeep:
     texture: float
     by_pattern: bool = False  # told by breaking the table's pattern (contrast: from its copies a period away)
 
+    @property
+    def evidence(self) -> str:
+        """What told it, for the reading's notes."""
+        if self.by_pattern:
+            return (f"it breaks the table's pattern by ΔE {self.contrast:.1f}, the pattern repeats itself to within "
+                    f"{self.texture:.1f}")
+        return (f"it stands out from the table around it by ΔE {self.contrast:.1f}, the table's own texture by "
+                f"{self.texture:.1f}")
+
 
 def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
                         courtyards: Sequence[np.ndarray], towers_mm: np.ndarray, profile: PieceProfile,

@@ -617,13 +617,9 @@ class CastellanReader:
                                          unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps]):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
                                              top_height_mm=None, inferred=True))
-            told = (f"it breaks the table's pattern by ΔE {found.contrast:.1f}, the pattern repeats itself to within "
-                    f"{found.texture:.1f}" if found.by_pattern else
-                    f"it stands out from the table around it by ΔE {found.contrast:.1f}, the table's own texture by "
-                    f"{found.texture:.1f}")
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
-                f"a courtyard no other keep claims ({told}) — check it"))
+                f"a courtyard no other keep claims ({found.evidence}) — check it"))
 
     def _split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                     planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
