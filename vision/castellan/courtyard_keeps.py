@@ -138,8 +138,9 @@ def _pattern_break_scores(lab: np.ndarray, seen: np.ndarray, table_outside: np.n
     """How far each patch breaks the table's pattern (`pattern_breaks`; 0 where it is shade or no copy shows),
     and the same measure's TEXTURE_PERCENTILE over the table outside the courtyards."""
     periods = table_periods(lab, table_outside, px_per_mm)
-    inner = int(round(PATCH_SIDES * side_px)) | 1
-    breaks = pattern_breaks(lab, seen, periods, inner) if periods else np.full(seen.shape, np.inf, np.float32)
+    if not periods:  # no pattern to break: nothing scores, and no level is reached
+        return np.zeros(seen.shape), np.inf
+    breaks = pattern_breaks(lab, seen, periods, int(round(PATCH_SIDES * side_px)) | 1)
     scores = np.where(np.isfinite(breaks) & lit, breaks, 0.0)
     known = outside & np.isfinite(breaks)
     if not known.any():

@@ -3,7 +3,7 @@
 A keep whose colour the table has is no brighter nor more distinct from the table around it than the pattern's
 own squares or lines are, but it is not the pattern: the table one period away looks like the table here, and a
 keep does not. The table's periods are found outside the courtyards (the shifts that best map the table onto
-itself: a check's diagonal, a grid's pitch, any shift along stripes or wood grain, a short one on a plain cloth),
+itself: a check's diagonal, a grid's pitch, a shift along stripes; a cloth's mottle or a plain table has none),
 and each keep-sized patch is scored by how far (CIELAB ΔE) it differs from its copies a period away, taking the
 copy it is most like (one copy may fall on a wall or in a shadow).
 """
@@ -31,7 +31,7 @@ MIN_SEEN_SHARE = 0.5  # a patch and its copy must both show table over this shar
 def table_periods(lab: np.ndarray, table: np.ndarray, px_per_mm: float, count: int = 2) -> list[np.ndarray]:
     """Up to `count` shifts (x, y pixels of `lab`), no two in line, that best map the table (`table` pixels of
     `lab`, a Lab image) onto itself: the least mean squared colour difference where the table overlaps itself.
-    None if the table has no pattern (MAX_PERIOD_DIFFERENCE_SHARE)."""
+    None (an empty list) if the table has no pattern (MAX_PERIOD_DIFFERENCE_SHARE)."""
     scale = SEARCH_PX_PER_MM / px_per_mm
     small = cv2.resize(lab, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float64)
     mask = cv2.resize(table.astype(np.float32), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) > 0.99
