@@ -50,6 +50,7 @@ SQUARES_ENLARGEMENTS, SQUARES_ENLARGED_MAX_SIDE = (2.0, 3.0), 4000
 DETECTION_MAX_SIDE = 1600
 # A straight-down view hides the focal length; below this tilt it is not read from the card.
 MIN_TILT_FOR_FOCAL_DEG = 12.0
+MIN_CORNER_SLOPE = 0.3  # of 1 + 3·k1·r² at the photo's corners: a k1 below it folds them back (`_unfolding_k1`)
 
 
 @dataclass(frozen=True)
@@ -543,30 +544,50 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     """
     if len(table) < 20:
         return lens
+    fitted = _card_lens_fit(lens, table, pixels, fix_focal)
+    if fitted is None or not PLAUSIBLE_K1[0] <= fitted.distortion[0] <= PLAUSIBLE_K1[1]:
+        return lens  # a k1 no camera of the game has
+    if fitted.distortion[0] < _unfolding_k1(fitted):
+        # A wide lens's barrel, which k1 alone would fold back on itself at the photo's corners (its k2
+        # holds them): k1 at the most that keeps them unfolded, the focal length fitted with it. Left at
+        # the pinhole's, the card's focal length ran off to twice the true one (seed 8484, photo-003).
+        fitted = _card_lens_fit(lens, table, pixels, fix_focal, k1=_unfolding_k1(fitted))
+        if fitted is None:
+            return lens
+    # One view pins the focal length down poorly when it is fitted with k1: it can run off to a field
+    # of view no camera has (seed 7200, photo-008: 0.28 of the true one, from the homography's 0.89).
+    if not plausible_focal(float(fitted.matrix[0, 0]), lens.image_size):
+        return lens if fix_focal else _distortion_from_card(lens, table, pixels, fix_focal=True)
+    return fitted
+
+
+def _card_lens_fit(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix_focal: bool,
+                   k1: float | None = None) -> Lens | None:
+    """The lens (k1, and the focal length unless `fix_focal`) fitted to the card's points in one view;
+    `k1` held at the value given if any. None if the fit fails."""
     obj = [np.column_stack([table, np.zeros(len(table))]).astype(np.float32)]
     img = [pixels.astype(np.float32).reshape(-1, 1, 2)]
     flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
              | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
     if fix_focal:
         flags |= cv2.CALIB_FIX_FOCAL_LENGTH
+    if k1 is not None:
+        flags |= cv2.CALIB_FIX_K1
+    start = np.array([k1 or 0.0, 0.0, 0.0, 0.0, 0.0])
     try:
-        rms, matrix, distortion, _, _ = cv2.calibrateCamera(obj, img, lens.image_size, lens.matrix.copy(),
-                                                            np.zeros(5), flags=flags)
+        rms, matrix, distortion, _, _ = cv2.calibrateCamera(obj, img, lens.image_size, lens.matrix.copy(), start,
+                                                            flags=flags)
     except cv2.error:
-        return lens
-    k1 = float(distortion.ravel()[0])
+        return None
+    return Lens(matrix, distortion.ravel(), lens.image_size) if np.isfinite(rms) else None
+
+
+def _unfolding_k1(lens: Lens) -> float:
+    """The most negative k1 under which the photo's corners do not fold back (undistortion must stay
+    monotonic, with a margin: MIN_CORNER_SLOPE)."""
     w, h = lens.image_size
-    corner_r2 = ((w / 2) ** 2 + (h / 2) ** 2) / float(matrix[0, 0]) ** 2
-    # Reject a k1 no camera of the game has, or one that would fold the photo's corners back on
-    # themselves (undistortion must stay monotonic).
-    low, high = PLAUSIBLE_K1
-    if not np.isfinite(rms) or not low <= k1 <= high or 1 + 3 * k1 * corner_r2 < 0.3:
-        return lens
-    # One view pins the focal length down poorly when it is fitted with k1: it can run off to a field
-    # of view no camera has (seed 7200, photo-008: 0.28 of the true one, from the homography's 0.89).
-    if not plausible_focal(float(matrix[0, 0]), lens.image_size):
-        return _distortion_from_card(lens, table, pixels, fix_focal=True)
-    return Lens(matrix, distortion.ravel(), lens.image_size)
+    corner_r2 = ((w / 2) ** 2 + (h / 2) ** 2) / float(lens.matrix[0, 0]) ** 2
+    return (MIN_CORNER_SLOPE - 1) / (3 * corner_r2)
 
 
 # Where the table's origin is put when no card is seen: far outside any photo, so that nothing on the

@@ -299,3 +299,26 @@ def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_o
     assert np.allclose(found, np.array([127, 147, 207]) / 207, atol=0.03)
     pale = pixels([200, 215, 230], 9000)
     assert np.array_equal(grey_pieces_cast(np.vstack([pale, pixels([205, 220, 235], 300)])), np.ones(3))
+
+
+def test_a_wide_lens_whose_bend_k1_alone_would_fold_keeps_a_focal_length_near_the_true_one():
+    """Card corners of a photo through a wide lens (seed 8484, photo-003). Fitted with k1 alone, its barrel
+    folds the photo's corners back on themselves, and k1 was thrown away: the pinhole's focal length, 1.91
+    of the true one, was kept, and no piece of the castle was read. Now k1 is held where the corners just
+    stay unfolded, the focal length fitted with it."""
+    import json
+    from pathlib import Path
+
+    from tablesight.calibration.card_detection import _distortion_from_card
+
+    doc = json.loads((Path(__file__).parent / "data" / "wide-lens-card-points.json").read_text())
+    size, table, pixels = tuple(doc["image_size"]), np.array(doc["table"]), np.array(doc["pixels"])
+    corners = doc["corners"]
+    homography, _ = cv2.findHomography(table[:corners], pixels[:corners])
+    start = Lens.pinhole(focal_from_homography(homography, size), size)
+    assert start.focal / doc["true_focal"] > 1.5  # the pinhole's reading, far off
+    found = _distortion_from_card(start, table, pixels, fix_focal=False)
+    assert abs(found.focal / doc["true_focal"] - 1) < 0.06
+    assert found.distortion[0] < -0.15
+    w, h = size
+    assert 1 + 3 * found.distortion[0] * ((w / 2) ** 2 + (h / 2) ** 2) / found.focal ** 2 > 0  # unfolded

@@ -161,3 +161,14 @@ def test_a_long_wall_read_where_a_thin_tower_stood_may_be_that_tower_and_two_sho
     assert doubt.changed == {"red": (5, 6)}  # a tower there: one more round the courtyard
     stored = [doubt.to_dict()]
     assert still_in_doubt(stored, board, DIMS)[0].changed == {"red": (5, 6)}
+
+
+def test_a_long_wall_open_at_one_end_split_at_its_middle_keeps_its_open_end():
+    from tablesight.vision.castellan.doubts import long_wall_split
+
+    open_end = (2 * SPAN, 0.0)
+    board = Board((Tower("t1", 0.0, 0.0),), (Wall("w1", "long", ("t1", None), None, open_end),))
+    split = long_wall_split(board, 0)
+    assert [w.kind for w in split.walls] == ["short", "short"]
+    ends = [split.wall_endpoints(w) for w in split.walls]
+    assert ends == [((0.0, 0.0), (SPAN, 0.0)), ((SPAN, 0.0), open_end)]

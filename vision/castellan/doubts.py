@@ -191,8 +191,8 @@ def run_as_long_wall(board: Board, tower_id: str) -> Board | None:
 
 
 def long_wall_split(board: Board, index: int) -> Board:
-    """The board with its `index`-th wall, a long wall between two towers, read as a tower at its middle and
-    two short walls (`run_as_long_wall` the other way round)."""
+    """The board with its `index`-th wall, a long wall, read as a tower at its middle and two short walls
+    (`run_as_long_wall` the other way round); an open end stays open where it was."""
     wall = board.walls[index]
     a, b = board.wall_endpoints(wall)
     ids = {t.id for t in board.towers}
@@ -200,8 +200,8 @@ def long_wall_split(board: Board, index: int) -> Board:
     while f"t{number}" in ids:
         number += 1
     middle = Tower(f"t{number}", round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
-    halves = (Wall(wall.id, "short", (wall.ends[0], middle.id)),
-              Wall(f"{wall.id}b", "short", (middle.id, wall.ends[1])))
+    halves = (Wall(wall.id, "short", (wall.ends[0], middle.id), wall.start),
+              Wall(f"{wall.id}b", "short", (middle.id, wall.ends[1]), None, wall.end))
     walls = board.walls[:index] + halves + board.walls[index + 1:]
     return replace(board, towers=board.towers + (middle,), walls=walls)
 
