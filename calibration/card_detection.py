@@ -547,11 +547,12 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     fitted = _card_lens_fit(lens, table, pixels, fix_focal)
     if fitted is None or not PLAUSIBLE_K1[0] <= fitted.distortion[0] <= PLAUSIBLE_K1[1]:
         return lens  # a k1 no camera of the game has
-    if fitted.distortion[0] < _unfolding_k1(fitted):
+    unfolding = _unfolding_k1(fitted)
+    if fitted.distortion[0] < unfolding:
         # A wide lens's barrel, which k1 alone would fold back on itself at the photo's corners (its k2
         # holds them): k1 at the most that keeps them unfolded, the focal length fitted with it. Left at
         # the pinhole's, the card's focal length ran off to twice the true one (seed 8484, photo-003).
-        fitted = _card_lens_fit(lens, table, pixels, fix_focal, k1=_unfolding_k1(fitted))
+        fitted = _card_lens_fit(lens, table, pixels, fix_focal, k1=unfolding)
         if fitted is None:
             return lens
     # One view pins the focal length down poorly when it is fitted with k1: it can run off to a field
@@ -573,7 +574,7 @@ def _card_lens_fit(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix_focal:
         flags |= cv2.CALIB_FIX_FOCAL_LENGTH
     if k1 is not None:
         flags |= cv2.CALIB_FIX_K1
-    start = np.array([k1 or 0.0, 0.0, 0.0, 0.0, 0.0])
+    start = np.array([0.0 if k1 is None else k1, 0.0, 0.0, 0.0, 0.0])
     try:
         rms, matrix, distortion, _, _ = cv2.calibrateCamera(obj, img, lens.image_size, lens.matrix.copy(), start,
                                                             flags=flags)

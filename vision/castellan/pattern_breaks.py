@@ -31,7 +31,7 @@ MIN_SEEN_SHARE = 0.5  # a patch and its copy must both show table over this shar
 def table_periods(lab: np.ndarray, table: np.ndarray, px_per_mm: float, count: int = 2) -> list[np.ndarray]:
     """Up to `count` shifts (x, y pixels of `lab`), no two in line, that best map the table (`table` pixels of
     `lab`, a Lab image) onto itself: the least mean squared colour difference where the table overlaps itself.
-    None (an empty list) if the table has no pattern (MAX_PERIOD_DIFFERENCE_SHARE)."""
+    An empty list if the table has no pattern (MAX_PERIOD_DIFFERENCE_SHARE)."""
     scale = SEARCH_PX_PER_MM / px_per_mm
     small = cv2.resize(lab, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float64)
     mask = cv2.resize(table.astype(np.float32), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) > 0.99
