@@ -113,10 +113,12 @@ class GreyMeasure:
                             wall_height=round(start.wall_height * scale, 1),
                             keep_height=round(start.keep_height * scale, 1),
                             keep_roof_height=round(start.keep_roof_height * scale, 1))
+        # Rounded once, the long wall made of the rounded ones: a long wall spans two short spans exactly (a short
+        # wall, a tower and a short wall), where each rounded on its own could be 0.1 mm off it.
+        diameter, short = round(self.tower_diameter, 1), round(span - self.tower_diameter, 1)
         return replace(start, dimensions=replace(
-            start.dimensions, tower_diameter=round(self.tower_diameter, 1),
-            short_wall_length=round(span - self.tower_diameter, 1),
-            long_wall_length=round(2 * span - self.tower_diameter, 1), wall_thickness=round(self.thickness, 1)))
+            start.dimensions, tower_diameter=diameter, short_wall_length=short,
+            long_wall_length=round(2 * short + diameter, 1), wall_thickness=round(self.thickness, 1)))
 
 
 def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> PieceProfile:
