@@ -1114,3 +1114,19 @@ def test_a_long_wall_split_at_its_tower_keeps_both_halves_whether_it_reached_a_t
     assert ends == [("short", 0, 3), ("short", 1, 3), ("short", 2, 4), ("short", 4, None)]
     assert [w.open_point for w in reading.walls if w.end is None] == [(64.0, 100.0)]
     assert len(reading.notes) == 2
+
+
+def test_a_double_keeps_colour_split_by_the_seam_between_its_bodies_is_one_blob():
+    """A double keep's two bodies meet in a shaded seam: its colour on the table plane comes in two parts a
+    couple of mm apart across its lean, and its lean was measured on one of them (fresh 9292-022). The seam is
+    bridged; two keeps of a colour a wall apart (10 mm) stay two blobs."""
+    from tablesight.vision.castellan.keeps import colour_blobs
+
+    region = Region(0, 0, 200, 100, 2.0)
+    colour = np.zeros((200, 400), bool)
+    colour[60:104, 40:84] = True  # the upper body and roof, 22 mm square
+    colour[108:120, 40:84] = True  # the lower body's side, 2 mm of seam between
+    colour[60:104, 104:148] = True  # another keep of the colour, 10 mm along
+    blobs = colour_blobs(colour, region)
+    assert blobs[80, 60] == blobs[115, 60] != 0
+    assert blobs[80, 120] not in (0, blobs[80, 60])

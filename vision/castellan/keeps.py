@@ -93,6 +93,7 @@ MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise
 # to 12 mm, more calls clear 20 : 1; at that level the photos with a certain wrong call rose 11 -> 13 (of 288, the
 # keeps measured in the samples and six fresh sets), at 40 : 1 they are 11 again, keeps left in doubt 203 -> 218.
 CERTAIN_ODDS = 40.0
+SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its colour is bridged across
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 
 
@@ -150,13 +151,28 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         centres, areas, turns = _keep_centres(view, planes, index, region, profile)
         if not centres:
             continue
-        # The keep's colour on the table plane, labelled once: each keep's lean is measured on its blob.
-        _, blobs = cv2.connectedComponents((planes.flat == index).astype(np.uint8), connectivity=8)
+        # The keep's colour on the table plane, labelled once (as it is, and with seams bridged): each keep's
+        # lean is measured on its blob.
+        colour_mask = planes.flat == index
+        blobs = cv2.connectedComponents(colour_mask.astype(np.uint8), connectivity=8)[1]
+        bridged = colour_blobs(colour_mask, region)
         for n, (centre, area, turn) in enumerate(zip(centres, areas, turns, strict=True)):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others),
+            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others, bridged),
                                  area_share=area, turn=turn))
     return found
+
+
+def colour_blobs(colour: np.ndarray, region: Region) -> np.ndarray:
+    """A keep colour's pixels on the table plane, labelled blob by blob, seams up to 2 × SEAM_MM wide bridged:
+    a double keep's two bodies meet in a shaded seam that splits its colour in two across its lean, and its
+    lean was measured on one half (fresh 9292-022: a yellow double measured leaning less than a single, and
+    read single for sure). Keeps of a colour stand a wall apart at least, far wider than a seam; what else of
+    the colour a bridge may join is bounded where the lean is measured (`_with_height`)."""
+    size = 2 * max(1, round(SEAM_MM * region.px_per_mm)) + 1
+    bridged = cv2.morphologyEx(colour.astype(np.uint8), cv2.MORPH_CLOSE,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    return cv2.connectedComponents(bridged, connectivity=8)[1]
 
 
 def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
@@ -286,10 +302,13 @@ def _lean_direction(view: TableView, centre: np.ndarray) -> np.ndarray | None:
 
 
 def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
-                 profile: PieceProfile, others: list[np.ndarray] = ()) -> KeepReading:
+                 profile: PieceProfile, others: list[np.ndarray] = (), bridged: np.ndarray | None = None
+                 ) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
     against the lean a single and a double keep would have seen from this camera. `others`: the centres
-    of the colour's other keeps, whose colour may run into this one's along its lean."""
+    of the colour's other keeps, whose colour may run into this one's along its lean. `bridged`: the colour's
+    blobs with seams bridged (`colour_blobs`), measured instead where the bridge adds no more than the rest
+    of a double (its lean's gap over a single's): more is something else of the colour beside the keep."""
     u = _lean_direction(view, centre)
     single, double = profile.keep_height, 2 * profile.keep_height
     if u is None:
@@ -301,10 +320,14 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     extent = _blob_extent(labels, region, centre, u, others, profile.dimensions.keep_side)
     if extent is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+    span = reach_double - reach_single
+    if bridged is not None:
+        across_seam = _blob_extent(bridged, region, centre, u, others, profile.dimensions.keep_side)
+        if across_seam is not None and across_seam.along - extent.along <= span + LANE_SLACK_MM:
+            extent = across_seam
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent.along - profile.dimensions.keep_side / 2
-    span = reach_double - reach_single
     share = (reach - reach_single) / span
     top = single + (double - single) * share  # the height the lean suggests
     width_share, width_span = None, 0.0
