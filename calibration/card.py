@@ -122,6 +122,14 @@ def board_object_points() -> np.ndarray:
     return charuco_board().getChessboardCorners().astype(np.float64)
 
 
+def sheet_to_table(px_per_mm: float) -> np.ndarray:
+    """The homography from a pixel of `sheet_image` drawn at `px_per_mm` to table mm. A pixel's centre is
+    half a pixel into it: placed by its corner, a drawn card lay 0.125 mm (at 4 px/mm) off its truth."""
+    ox, oy = card_outline_mm()[0]
+    half = 0.5 / px_per_mm
+    return np.array([[1 / px_per_mm, 0, ox + half], [0, 1 / px_per_mm, oy + half], [0, 0, 1]])
+
+
 def card_outline_mm() -> np.ndarray:
     """The sheet's four corners in table coordinates (board origin at the board's corner)."""
     ox, oy = SHEET_OFFSET_MM

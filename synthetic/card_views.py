@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import CameraPose, Lens
-from tablesight.calibration.card import SHEET_OFFSET_MM, card_outline_mm, sheet_image
+from tablesight.calibration.card import card_outline_mm, sheet_image, sheet_to_table
 from tablesight.calibration.card_detection import find_card
 from tablesight.synthetic import effects
 
@@ -29,9 +29,7 @@ def card_view(lens: Lens, rng: np.random.Generator, px_per_mm: float = 4.0) -> t
     rotation = np.stack([right, np.cross(forward, right), forward])
     pose = CameraPose(lens, cv2.Rodrigues(rotation)[0].ravel(), -rotation @ centre)
     sheet = sheet_image(dpi=px_per_mm * 25.4).astype(np.float32) * 0.85 + 25
-    half = 0.5 / px_per_mm  # a sheet pixel's centre is half a pixel into it
-    to_mm = np.array([[1 / px_per_mm, 0, half - SHEET_OFFSET_MM[0]], [0, 1 / px_per_mm, half - SHEET_OFFSET_MM[1]],
-                      [0, 0, 1]])
+    to_mm = sheet_to_table(px_per_mm)
     plane = lens.matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], pose.tvec])
     image = cv2.warpPerspective(sheet, plane @ to_mm, (w, h), flags=cv2.INTER_AREA, borderValue=90.0)
     image = effects.distort(image, lens.matrix, lens.distortion)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.camera import CameraPose, Lens
-from tablesight.calibration.card import card_outline_mm, sheet_image
+from tablesight.calibration.card import sheet_image, sheet_to_table
 from tablesight.synthetic import effects, meshes
 from tablesight.synthetic.lighting import shadow_outline
 from tablesight.synthetic.rasterizer import Rasterizer
@@ -125,11 +125,9 @@ def render(scene: Scene) -> np.ndarray:
     albedo = cv2.warpPerspective(_table_albedo(scene, rng, bounds, px_per_mm), plane @ to_mm, size,
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     sheet_px_per_mm = 4.0
-    ox, oy = card_outline_mm()[0]
-    # A sheet pixel's centre is half a pixel into it: placed at its corner, the card was drawn 0.125 mm off
-    # its truth, which the photos of sessions up to 52 (the samples among them) still show.
-    half = 0.5 / sheet_px_per_mm
-    sheet_to_mm = np.array([[1 / sheet_px_per_mm, 0, ox + half], [0, 1 / sheet_px_per_mm, oy + half], [0, 0, 1]])
+    # Photos generated up to session 52 (the samples among them) show the card 0.125 mm off its truth: the
+    # sheet was placed by its pixels' corners, not their centres (`sheet_to_table`).
+    sheet_to_mm = sheet_to_table(sheet_px_per_mm)
     sheet = _sheet_albedo(scene, sheet_px_per_mm)
     warped = cv2.warpPerspective(sheet, plane @ sheet_to_mm, size, flags=cv2.INTER_AREA)
     coverage = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), plane @ sheet_to_mm, size,

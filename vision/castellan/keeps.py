@@ -158,7 +158,7 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
         bridged = colour_blobs(colour_mask, region)
         for n, (centre, area, turn) in enumerate(zip(centres, areas, turns, strict=True)):
             others = [c for m, c in enumerate(centres) if m != n]
-            found.append(replace(_with_height(colour, centre, blobs, region, view, profile, others, bridged),
+            found.append(replace(_with_height(colour, centre, blobs, bridged, region, view, profile, others),
                                  area_share=area, turn=turn))
     return found
 
@@ -301,14 +301,14 @@ def _lean_direction(view: TableView, centre: np.ndarray) -> np.ndarray | None:
     return outward / ground if ground > 1e-6 else None
 
 
-def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Region, view: TableView,
-                 profile: PieceProfile, others: list[np.ndarray] = (), bridged: np.ndarray | None = None
-                 ) -> KeepReading:
+def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: np.ndarray, region: Region,
+                 view: TableView, profile: PieceProfile, others: list[np.ndarray] = ()) -> KeepReading:
     """Single or double from the length of the keep's colour along its lean on the table plane,
-    against the lean a single and a double keep would have seen from this camera. `others`: the centres
-    of the colour's other keeps, whose colour may run into this one's along its lean. `bridged`: the colour's
-    blobs with seams bridged (`colour_blobs`), measured instead where the bridge adds no more than the rest
-    of a double (its lean's gap over a single's): more is something else of the colour beside the keep."""
+    against the lean a single and a double keep would have seen from this camera. `labels`: the colour's
+    blobs; `bridged`: the same with seams bridged (`colour_blobs`), measured instead where the bridge adds no
+    more than the rest of a double (its lean's gap over a single's): more is something else of the colour
+    beside the keep. `others`: the centres of the colour's other keeps, whose colour may run into this one's
+    along its lean."""
     u = _lean_direction(view, centre)
     single, double = profile.keep_height, 2 * profile.keep_height
     if u is None:
@@ -321,10 +321,9 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, region: Re
     if extent is None:
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     span = reach_double - reach_single
-    if bridged is not None:
-        across_seam = _blob_extent(bridged, region, centre, u, others, profile.dimensions.keep_side)
-        if across_seam is not None and across_seam.along - extent.along <= span + LANE_SLACK_MM:
-            extent = across_seam
+    across_seam = _blob_extent(bridged, region, centre, u, others, profile.dimensions.keep_side)
+    if across_seam is not None and across_seam.along - extent.along <= span + LANE_SLACK_MM:
+        extent = across_seam
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent.along - profile.dimensions.keep_side / 2
