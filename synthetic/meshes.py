@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle
 
 
 @dataclass
@@ -73,20 +74,22 @@ def _shade(colour, factor: float):
     return tuple(min(255.0, c * factor) for c in colour)
 
 
-def tower(centre, profile: PieceProfile, colour, sides: int = 20) -> Mesh:
-    """Round tower, crenellated: a cylinder with 6 merlons around its rim."""
+def tower(centre, profile: PieceProfile, colour, style: PieceStyle = USUAL_STYLE) -> Mesh:
+    """Round tower, crenellated: a cylinder with merlons around its rim."""
     r = profile.dimensions.tower_radius
     h = profile.tower_height
-    merlon = h * 0.14
-    mesh = prism(circle(centre, r, sides), 0.0, h - merlon, colour, _shade(colour, 0.9))
-    for k in range(6):
-        a = k * math.pi / 3
-        mid = (centre[0] + 0.8 * r * math.cos(a), centre[1] + 0.8 * r * math.sin(a))
-        mesh.extend(box(mid, 0.4 * r, 0.5 * r, a, h - merlon - 0.5, h, colour))
+    merlon = h * style.tower_merlon_height
+    mesh = prism(circle(centre, r, style.tower_sides), 0.0, h - merlon, colour, _shade(colour, style.tower_top_shade))
+    depth, width = style.tower_merlon_depth * r, style.tower_merlon_width * r
+    for k in range(style.tower_merlons):
+        a = k * 2 * math.pi / style.tower_merlons
+        mid = (centre[0] + (r - depth / 2) * math.cos(a), centre[1] + (r - depth / 2) * math.sin(a))
+        mesh.extend(box(mid, depth, width, a, h - merlon - 0.5, h, colour))
+    mesh.shininess = style.grey_gloss
     return mesh
 
 
-def wall(a, b, profile: PieceProfile, colour) -> Mesh:
+def wall(a, b, profile: PieceProfile, colour, style: PieceStyle = USUAL_STYLE) -> Mesh:
     """A wall between two tower centres; its body spans the gap between tower surfaces."""
     dims = profile.dimensions
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -95,31 +98,32 @@ def wall(a, b, profile: PieceProfile, colour) -> Mesh:
     body = max(length - dims.tower_diameter + 2.0, 4.0)  # sinks 1 mm into each tower socket
     centre = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     h = profile.wall_height
-    merlon = h * 0.18
-    mesh = box(centre, body, dims.wall_thickness, angle, 0.0, h - merlon, colour, _shade(colour, 0.92))
-    count = max(2, round(body / 14))
+    merlon = h * style.wall_merlon_height
+    mesh = box(centre, body, dims.wall_thickness, angle, 0.0, h - merlon, colour, _shade(colour, style.wall_top_shade))
+    count = max(2, round(body / style.wall_merlon_pitch_mm))
     step = body / count
     ux, uy = math.cos(angle), math.sin(angle)
     for k in range(count):
         offset = -body / 2 + (k + 0.5) * step
-        mesh.extend(box((centre[0] + ux * offset, centre[1] + uy * offset), step * 0.55,
+        mesh.extend(box((centre[0] + ux * offset, centre[1] + uy * offset), step * style.wall_merlon_fill,
                         dims.wall_thickness, angle, h - merlon - 0.5, h, colour))
+    mesh.shininess = style.grey_gloss
     return mesh
 
 
-def keep(centre, profile: PieceProfile, colour, angle: float, double: bool) -> Mesh:
+def keep(centre, profile: PieceProfile, colour, angle: float, double: bool, style: PieceStyle = USUAL_STYLE) -> Mesh:
     """A square keep with a pyramid roof; a double keep is two stacked."""
     side = profile.dimensions.keep_side
     body = profile.keep_height - profile.keep_roof_height
-    mesh = Mesh(shininess=0.35)
+    mesh = Mesh(shininess=style.keep_gloss)
     floors = 2 if double else 1
     for level in range(floors):
         base = level * profile.keep_height
         mesh.extend(box(centre, side, side, angle, base, base + body, colour))
         top = base + body
-        corners = box(centre, side * 1.08, side * 1.08, angle, top, top, colour).faces[-2]
+        corners = box(centre, side * style.keep_eaves, side * style.keep_eaves, angle, top, top, colour).faces[-2]
         apex = np.array([centre[0], centre[1], -(top + profile.keep_roof_height)])
-        roof = _shade(colour, 0.85)
+        roof = _shade(colour, style.keep_roof_shade)
         below = np.array([centre[0], centre[1], -top + 1.0])
         for i in range(4):
             mesh.add([corners[i], corners[(i + 1) % 4], apex], roof, below)

@@ -25,12 +25,13 @@ FOOT_SHADE, FOOT_SHADE_MM = 0.5, 4.0
 def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
     board, profile = scene.board, scene.profile
     towers = board.tower_map()
-    out = [meshes.tower(t.position, profile, scene.grey, sides=28) for t in board.towers]
+    style = scene.piece_style
+    out = [meshes.tower(t.position, profile, scene.grey, style) for t in board.towers]
     for w in board.walls:
         a, b = board.wall_endpoints(w, towers)
-        out.append(meshes.wall(a, b, profile, scene.grey))
+        out.append(meshes.wall(a, b, profile, scene.grey, style))
     for k, angle in zip(board.keeps, scene.keep_angles, strict=True):
-        out.append(meshes.keep(k.position, profile, scene.keep_colours[k.color], angle, k.double))
+        out.append(meshes.keep(k.position, profile, scene.keep_colours[k.color], angle, k.double, style))
     for item in scene.clutter:
         if item.kind == "die":
             out.append(meshes.die((item.x, item.y), item.size, item.angle, item.colour))

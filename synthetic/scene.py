@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -20,6 +20,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.board import Board
 from tablesight.synthetic.lighting import Lighting
+from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle, random_piece_style
 from tablesight.synthetic.table import TABLE_KINDS
 
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
@@ -55,9 +56,12 @@ class Scene:
     ink: float
     effects: dict = field(default_factory=dict)
     piece_shadows: bool = False  # pieces shadow one another and darken at their feet (as a path tracer draws)
+    piece_style: PieceStyle = USUAL_STYLE  # how the pieces are modelled (crenellations, facets, roofs, gloss)
 
     def describe(self) -> dict:
         shading = {"piece_shadows": True} if self.piece_shadows else {}
+        if self.piece_style != USUAL_STYLE:
+            shading["piece_style"] = {k: round(v, 3) for k, v in asdict(self.piece_style).items()}
         return {**shading, "seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
                 "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
                 "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
@@ -254,10 +258,10 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
-                 piece_shadows: bool = False) -> Scene:
+                 piece_shadows: bool = False, varied_pieces: bool = False) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
-    greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another (the same scene
-    otherwise)."""
+    greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `varied_pieces`:
+    whether the pieces are modelled another way (`random_piece_style`) — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -287,4 +291,5 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
     }
     return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
-                 float(rng.uniform(12, 45)), effects, piece_shadows)
+                 float(rng.uniform(12, 45)), effects, piece_shadows,
+                 random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE)

@@ -4,8 +4,11 @@ import numpy as np
 import pytest
 
 from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.scoring.castellan.board import Board
+from tablesight.synthetic import meshes
 from tablesight.synthetic.dataset import pick_board
+from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle
 from tablesight.synthetic.scene import place_castle, random_scene
 
 
@@ -78,3 +81,22 @@ def test_the_dataset_renders_photos_at_the_size_asked_and_refuses_a_size_it_cann
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "bad"), "--count", "1", "--image-size", "10", "480"])
     assert "--image-size" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+
+
+def test_varied_pieces_change_how_the_pieces_are_drawn_and_nothing_else():
+    board, _ = pick_board(9393)
+    usual, varied = random_scene(board, 9393), random_scene(board, 9393, varied_pieces=True)
+    assert varied.piece_style != usual.piece_style == USUAL_STYLE
+    assert varied.board == usual.board and varied.light_kind == usual.light_kind
+    assert np.array_equal(varied.pose.rvec, usual.pose.rvec) and varied.effects == usual.effects
+    assert random_scene(board, 9393, varied_pieces=True).piece_style == varied.piece_style  # from the seed
+    assert "piece_style" in varied.describe() and "piece_style" not in usual.describe()
+
+
+def test_a_styled_tower_has_its_style_s_merlons_and_facets():
+    style = PieceStyle(tower_sides=12, tower_merlons=9)
+    tower = meshes.tower((0.0, 0.0), NOMINAL_PROFILE, (128.0, 128.0, 128.0), style)
+    # a prism is its sides, a top and a bottom; the body first, then one box (6 faces) per merlon
+    assert len(tower.faces) == (12 + 2) + 9 * 6
+    top = -min(float(f[:, 2].min()) for f in tower.faces)
+    assert top == pytest.approx(NOMINAL_PROFILE.tower_height)
