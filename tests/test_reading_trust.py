@@ -53,3 +53,20 @@ def test_pieces_left_off_the_castle_count_against_the_reading():
     clean = _trust(BOARDS / "plain-rectangle.json")
     stranded = _trust(BOARDS / "plain-rectangle.json", stranded=MISREAD_PIECES)
     assert clean.level == "read" and stranded.level == "misread"
+
+
+def test_several_courtyards_read_unclaimed_ask_for_a_check():
+    """One forgotten claim is a player's mistake; two unclaimed courtyards at once are more likely keeps the
+    reading missed (fresh 9393-004: four yellow keeps of a wooden table's hue, "read cleanly" before)."""
+    board = board_from_dict(json.loads((BOARDS / "double-keep.json").read_text()))
+    one_forgotten = board.without_keep(0)
+    both = one_forgotten.without_keep(0)
+
+    def trust(b):
+        reading = PhotoReading(b, None, towers=[TowerReading(t.x, t.y, 7.0) for t in b.towers])
+        return reading_trust(reading, score_board(b), 0)
+
+    assert trust(one_forgotten).level == "read"
+    two = trust(both)
+    assert two.level == "check" and two.misread_pieces == 0
+    assert "2 courtyards read unclaimed" in two.sentence()

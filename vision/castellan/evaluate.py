@@ -306,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
             c = r.counts
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
                   + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS) + _shifted(r)
-                  + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}",
+                  + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}"
+                  + f" [{r.trust}]",
                   flush=True)
             print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)

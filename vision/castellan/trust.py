@@ -3,8 +3,11 @@
 A castle is built by the rules: walls only join towers, along two axes, every wall end a tower or
 room for one. A reading that breaks them in many places (and leaves many pieces off its castle) is far
 more likely misread than the castle illegal: its scores are not to be relied on, and the player should
-take the photo again rather than check piece by piece. Courtyards left unclaimed and a second double
-keep are mistakes players make; they are the game's warnings, not the reading's, and do not count here.
+take the photo again rather than check piece by piece. A courtyard left unclaimed and a second double
+keep are mistakes players make; they are the game's warnings, not the reading's, and do not count as
+misread pieces. Several courtyards left unclaimed at once, though, are more likely keeps the reading
+missed (of nearly the table's colour, or in deep shade) than claims forgotten: such a reading is to be
+checked by eye, never called clean.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ PLAYERS_MISTAKES = frozenset({"unclaimed-courtyard", "several-double-keeps"})
 # A reading is taken for misread from this many misread pieces on, and this share of its towers: a castle
 # read right breaks no rule, and a player's slip (a wall nudged off its axis) is one or two.
 MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS = 4, 0.1
+# Claims a player forgets in one game, at most, before unclaimed courtyards speak against the reading (fresh
+# 9393-004: four yellow keeps of a wooden table's hue missed, their courtyards read unclaimed, "read cleanly").
+MAX_FORGOTTEN_CLAIMS = 1
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,7 @@ class Trust:
     misread_pieces: int  # the fewest pieces misread that the rules broken and the pieces left apart take
     towers: int
     doubts: int
+    unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS
 
     def sentence(self) -> str:
         if self.level == "misread":
@@ -42,6 +49,8 @@ class Trust:
                 parts.append(f"{self.misread_pieces} piece(s) breaking the rules")
             if self.doubts:
                 parts.append(f"{self.doubts} piece(s) in doubt")
+            if self.unclaimed:
+                parts.append(f"{self.unclaimed} courtyards read unclaimed (a keep in one may have been missed)")
             return f"check by eye: {' and '.join(parts)}, listed below"
         return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
 
@@ -54,10 +63,12 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     towers = len(reading.towers)
     reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
     misread = rules_broken(reading_faults) + reading.stranded
+    unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
+    unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS else 0
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         level = "misread"
-    elif misread or doubts:
+    elif misread or doubts or unclaimed:
         level = "check"
     else:
         level = "read"
-    return Trust(level, misread, towers, doubts)
+    return Trust(level, misread, towers, doubts, unclaimed)
