@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reading import PhotoReading
@@ -70,3 +71,16 @@ def test_several_courtyards_read_unclaimed_ask_for_a_check():
     two = trust(both)
     assert two.level == "check" and two.misread_pieces == 0
     assert "2 courtyards read unclaimed" in two.sentence()
+
+
+def test_a_tower_or_two_read_is_never_called_clean():
+    """A reading of one tower breaks no rule for having nothing to break them with (fresh 9494-016, pieces
+    modelled another way: a castle of ten towers on a cloth of their hue read as one tower, "read cleanly")."""
+    board = board_from_dict(json.loads((BOARDS / "plain-rectangle.json").read_text()))
+    lone = Board(board.towers[:1], (), ())
+    trust = reading_trust(PhotoReading(lone, None, towers=[TowerReading(*lone.towers[0].position, 7.0)]),
+                          score_board(lone), 0)
+    assert trust.level == "check" and trust.misread_pieces == 0
+    assert trust.sentence() == ("check by eye: only 1 tower(s) read (if the castle has more, take the photo "
+                                "again)")
+    assert _trust(BOARDS / "plain-rectangle.json").level == "read"  # a castle's worth of towers: clean

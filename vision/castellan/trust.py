@@ -7,7 +7,8 @@ take the photo again rather than check piece by piece. A courtyard left unclaime
 keep are mistakes players make; they are the game's warnings, not the reading's, and do not count as
 misread pieces. Several courtyards left unclaimed at once, though, are more likely keeps the reading
 missed (of nearly the table's colour, or in deep shade) than claims forgotten: such a reading is to be
-checked by eye, never called clean.
+checked by eye, never called clean. Nor is one of a tower or two: the first moves of a game, or a castle the
+photo lost but for a speck, which breaks no rule for having nothing to break them with.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from tablesight.scoring.castellan.report import Report
 from tablesight.vision.castellan.looks import rules_broken
+from tablesight.vision.castellan.reader import MAX_SPECK_TOWERS
 from tablesight.vision.castellan.reading import PhotoReading
 
 PLAYERS_MISTAKES = frozenset({"unclaimed-courtyard", "several-double-keeps"})
@@ -37,6 +39,7 @@ class Trust:
     towers: int
     doubts: int
     unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS
+    few_towers: bool = False  # MAX_SPECK_TOWERS towers read or fewer: a game's start, or a castle mostly missed
 
     def sentence(self) -> str:
         if self.level == "misread":
@@ -44,14 +47,17 @@ class Trust:
                     f"{self.towers} tower(s); do not rely on these scores — take the photo again (the card beside "
                     f"the castle, all of it in view, under even light) or correct the board by hand")
         if self.level == "check":
-            parts = []
+            listed = []  # what the report lists below it: the warnings and the pieces in doubt
             if self.misread_pieces:
-                parts.append(f"{self.misread_pieces} piece(s) breaking the rules")
+                listed.append(f"{self.misread_pieces} piece(s) breaking the rules")
             if self.doubts:
-                parts.append(f"{self.doubts} piece(s) in doubt")
+                listed.append(f"{self.doubts} piece(s) in doubt")
             if self.unclaimed:
-                parts.append(f"{self.unclaimed} courtyards read unclaimed (a keep in one may have been missed)")
-            return f"check by eye: {' and '.join(parts)}, listed below"
+                listed.append(f"{self.unclaimed} courtyards read unclaimed (a keep in one may have been missed)")
+            parts = [f"{' and '.join(listed)}, listed below"] if listed else []
+            if self.few_towers:
+                parts.append(f"only {self.towers} tower(s) read (if the castle has more, take the photo again)")
+            return f"check by eye: {'; '.join(parts)}"
         return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
 
     def to_dict(self) -> dict:
@@ -67,8 +73,8 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS else 0
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         level = "misread"
-    elif misread or doubts or unclaimed:
+    elif misread or doubts or unclaimed or towers <= MAX_SPECK_TOWERS:
         level = "check"
     else:
         level = "read"
-    return Trust(level, misread, towers, doubts, unclaimed)
+    return Trust(level, misread, towers, doubts, unclaimed, towers <= MAX_SPECK_TOWERS)
