@@ -28,26 +28,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--count", type=int, default=16, help="scenes (default 16)")
     args = parser.parse_args(argv)
     reader = CastellanReader()
-    results = {name: ([], 0, 0) for name in STYLES}
+    counts = {name: [] for name in STYLES}  # per photo: kind -> tp/fp/fn
+    exact = dict.fromkeys(STYLES, 0)  # photos whose scores came out right
     for n, seed in enumerate(range(args.seed, args.seed + args.count)):
         board, boxes = pick_board(seed)
         for name, varied in STYLES.items():
             scene = random_scene(board, seed, varied_pieces=varied)
             reading = reader.read(render(scene))
             placed = reading.board if reading.card is not None and reading.card.seen else None
-            counts = compare(scene.board, placed)[0]
+            counts[name].append(compare(scene.board, placed)[0])
             got = score_board(reading.board, boxes=boxes).scores if reading.board else {}
-            per_photo, exact, boards = results[name]
-            per_photo.append(counts)
-            results[name] = (per_photo, exact + (got == score_board(scene.board, boxes=boxes).scores),
-                             boards + all(c["fp"] == 0 and c["fn"] == 0 for c in counts.values()))
+            exact[name] += got == score_board(scene.board, boxes=boxes).scores
         print(f"\r{n + 1}/{args.count} scenes", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{args.count} scenes from seed {args.seed}: tower P/R, short P/R, long P/R, keep P/R, boards exact, "
           f"scores exact")
-    for name, (per_photo, exact, boards) in results.items():
+    for name, per_photo in counts.items():
+        boards = sum(all(c["fp"] == 0 and c["fn"] == 0 for c in photo.values()) for photo in per_photo)
         cells = [f"{ratio(c['tp'], c['fp']):.3f}/{ratio(c['tp'], c['fn']):.3f}" for c in summed(per_photo).values()]
-        print(f"{name:<14} " + "  ".join(cells) + f"  {boards}/{args.count}  {exact}/{args.count}")
+        print(f"{name:<14} " + "  ".join(cells) + f"  {boards}/{args.count}  {exact[name]}/{args.count}")
     return 0
 
 

@@ -39,7 +39,11 @@ class Trust:
     towers: int
     doubts: int
     unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS
-    few_towers: bool = False  # MAX_SPECK_TOWERS towers read or fewer: a game's start, or a castle mostly missed
+
+    @property
+    def few_towers(self) -> bool:
+        """MAX_SPECK_TOWERS towers read or fewer: a game's start, or a castle mostly missed."""
+        return self.towers <= MAX_SPECK_TOWERS
 
     def sentence(self) -> str:
         if self.level == "misread":
@@ -71,10 +75,9 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     misread = rules_broken(reading_faults) + reading.stranded
     unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS else 0
+    trust = Trust("read", misread, towers, doubts, unclaimed)
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
-        level = "misread"
-    elif misread or doubts or unclaimed or towers <= MAX_SPECK_TOWERS:
-        level = "check"
-    else:
-        level = "read"
-    return Trust(level, misread, towers, doubts, unclaimed, towers <= MAX_SPECK_TOWERS)
+        return replace(trust, level="misread")
+    if misread or doubts or unclaimed or trust.few_towers:
+        return replace(trust, level="check")
+    return trust
