@@ -9,7 +9,7 @@ import numpy as np
 
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import sheet_image, sheet_to_table
-from tablesight.synthetic import effects, meshes
+from tablesight.synthetic import effects, meshes, phone_processing
 from tablesight.synthetic.lighting import shadow_outline
 from tablesight.synthetic.rasterizer import Rasterizer
 from tablesight.synthetic.scene import Scene
@@ -158,6 +158,8 @@ def render(scene: Scene) -> np.ndarray:
     image = effects.camera_response(image, fx["exposure"], np.array(fx["white_balance"]), fx["gamma"])
     image = effects.blur(image, fx["blur"], fx["motion_px"], float(rng.uniform(0, math.pi)))
     image = effects.sensor_noise(image, rng, fx["noise"])
+    if scene.phone is not None:
+        image = phone_processing.process(image, scene.phone)
     image = np.clip(image, 0, 255).astype(np.uint8)
     return effects.jpeg_round_trip(image, fx["jpeg_quality"])
 

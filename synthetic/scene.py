@@ -20,6 +20,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.board import Board
 from tablesight.synthetic.lighting import Lighting
+from tablesight.synthetic.phone_processing import PhoneProcessing, random_phone_processing
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle, random_piece_style
 from tablesight.synthetic.table import TABLE_KINDS
 
@@ -57,11 +58,14 @@ class Scene:
     effects: dict = field(default_factory=dict)
     piece_shadows: bool = False  # pieces shadow one another and darken at their feet (as a path tracer draws)
     piece_style: PieceStyle = USUAL_STYLE  # how the pieces are modelled (crenellations, facets, roofs, gloss)
+    phone: PhoneProcessing | None = None  # a phone app's processing after the sensor (None: a raw-looking photo)
 
     def describe(self) -> dict:
         shading = {"piece_shadows": True} if self.piece_shadows else {}
         if self.piece_style != USUAL_STYLE:
             shading["piece_style"] = {k: round(v, 3) for k, v in asdict(self.piece_style).items()}
+        if self.phone is not None:
+            shading["phone_processing"] = {k: round(v, 3) for k, v in asdict(self.phone).items()}
         return {**shading, "seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
                 "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
                 "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
@@ -258,10 +262,11 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
-                 piece_shadows: bool = False, varied_pieces: bool = False) -> Scene:
+                 piece_shadows: bool = False, varied_pieces: bool = False, phone_processing: bool = False) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
     greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `varied_pieces`:
-    whether the pieces are modelled another way (`random_piece_style`) — the same scene otherwise, either way."""
+    whether the pieces are modelled another way (`random_piece_style`); `phone_processing`: whether the photo
+    goes through a phone app's processing (`random_phone_processing`) — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -292,4 +297,5 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
     return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
                  float(rng.uniform(12, 45)), effects, piece_shadows,
-                 random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE)
+                 random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE,
+                 random_phone_processing(np.random.default_rng([seed, 4])) if phone_processing else None)

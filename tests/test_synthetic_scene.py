@@ -8,6 +8,7 @@ from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.scoring.castellan.board import Board
 from tablesight.synthetic import meshes
 from tablesight.synthetic.dataset import pick_board
+from tablesight.synthetic.phone_processing import PhoneProcessing, process
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle
 from tablesight.synthetic.scene import place_castle, random_scene
 
@@ -100,3 +101,36 @@ def test_a_styled_tower_has_its_style_s_merlons_and_facets():
     assert len(tower.faces) == (12 + 2) + 9 * 6
     top = -min(float(f[:, 2].min()) for f in tower.faces)
     assert top == pytest.approx(NOMINAL_PROFILE.tower_height)
+
+
+def test_phone_processing_changes_how_the_photo_is_processed_and_nothing_else():
+    board, _ = pick_board(9595)
+    raw, phone = random_scene(board, 9595), random_scene(board, 9595, phone_processing=True)
+    assert raw.phone is None and phone.phone is not None
+    assert phone.board == raw.board and phone.light_kind == raw.light_kind and phone.piece_style == raw.piece_style
+    assert np.array_equal(phone.pose.rvec, raw.pose.rvec) and phone.effects == raw.effects
+    assert random_scene(board, 9595, phone_processing=True).phone == phone.phone  # from the seed
+    assert "phone_processing" in phone.describe() and "phone_processing" not in raw.describe()
+
+
+def _step_picture(dark: float, light: float) -> np.ndarray:
+    picture = np.full((64, 64, 3), light, np.float32)
+    picture[:, :32] = dark
+    return picture
+
+
+def test_phone_sharpening_rings_at_an_edge_and_leaves_flat_grey_grey():
+    sharp = PhoneProcessing(denoise=0, chroma_blur=0, shadow_lift=0, highlight_hold=0, clarity=0, tone_radius=0.02,
+                            saturation=1.3, sharpen=1.0, sharpen_radius=1.5)
+    out = process(_step_picture(80.0, 160.0), sharp)
+    row = out[32, :, 1]
+    assert row[29:32].min() < 79 and row[32:35].max() > 161  # overshoot either side of the edge: a halo
+    assert abs(row[5] - 80) < 1 and abs(row[60] - 160) < 1  # far from it, levels as they were
+    assert np.ptp(out[:, 5], axis=-1).max() < 1  # a neutral grey stays neutral whatever the saturation boost
+
+
+def test_phone_tone_curve_lifts_the_shadows_more_than_the_highlights():
+    hdr = PhoneProcessing(denoise=0, chroma_blur=0, shadow_lift=0.3, highlight_hold=0, clarity=0, tone_radius=0.02,
+                          saturation=1.0, sharpen=0, sharpen_radius=1.0)
+    dark, light = process(_step_picture(40.0, 200.0), hdr)[32, [5, 60], 0]
+    assert dark / 40.0 > light / 200.0 > 1.0
