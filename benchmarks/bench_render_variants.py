@@ -1,10 +1,12 @@
-"""Whether Castellan reading depends on how the generator models the pieces: the same scenes rendered with
-the usual pieces and with pieces modelled another way in each (`synthetic.piece_styles`: a round tower's
-facets, the crenellations' count, depth and pitch, roofs' eaves, the tops' shading, gloss), read and
-compared with their truth. A reader that reads pieces by what they are scores alike on both.
+"""Whether Castellan reading depends on how the generator draws a photo: the same scenes rendered as usual,
+with the pieces modelled another way in each (`synthetic.piece_styles`: a round tower's facets, the
+crenellations' count, depth and pitch, roofs' eaves, the tops' shading, gloss) and through a phone app's
+processing (`synthetic.phone_processing`: noise reduction, tone curve, local contrast, saturation,
+sharpening halos), read and compared with their truth. A reader that reads pieces by what they are scores
+alike on all three.
 
-Scenes are rendered here from fresh seeds (not committed), two photos a seed.
-Run: python benchmarks/bench_piece_styles.py [--seed 9600] [--count 16]
+Scenes are rendered here from fresh seeds (not committed), one photo a seed and variant.
+Run: python benchmarks/bench_render_variants.py [--seed 9600] [--count 16] [--only 'phone processing' ...]
 """
 
 from __future__ import annotations
@@ -19,21 +21,24 @@ from tablesight.synthetic.scene import random_scene
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
-STYLES = {"usual pieces": False, "varied pieces": True}
+VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True}}
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description="Castellan reading with the pieces modelled two ways.")
+    parser = argparse.ArgumentParser(description="Castellan reading of the same scenes rendered other ways.")
     parser.add_argument("--seed", type=int, default=9600, help="first scene's seed (default 9600)")
     parser.add_argument("--count", type=int, default=16, help="scenes (default 16)")
+    parser.add_argument("--only", nargs="+", choices=list(VARIANTS), metavar="NAME",
+                        help="only these variants (quote names with spaces, e.g. 'phone processing')")
     args = parser.parse_args(argv)
+    variants = {name: VARIANTS[name] for name in args.only or VARIANTS}
     reader = CastellanReader()
-    counts = {name: [] for name in STYLES}  # per photo: kind -> tp/fp/fn
-    exact = dict.fromkeys(STYLES, 0)  # photos whose scores came out right
+    counts = {name: [] for name in variants}  # per photo: kind -> tp/fp/fn
+    exact = dict.fromkeys(variants, 0)  # photos whose scores came out right
     for n, seed in enumerate(range(args.seed, args.seed + args.count)):
         board, boxes = pick_board(seed)
-        for name, varied in STYLES.items():
-            scene = random_scene(board, seed, varied_pieces=varied)
+        for name, options in variants.items():
+            scene = random_scene(board, seed, **options)
             reading = reader.read(render(scene))
             placed = reading.board if reading.card is not None and reading.card.seen else None
             counts[name].append(compare(scene.board, placed)[0])
@@ -46,7 +51,7 @@ def main(argv: list[str]) -> int:
     for name, per_photo in counts.items():
         boards = sum(all(c["fp"] == 0 and c["fn"] == 0 for c in photo.values()) for photo in per_photo)
         cells = [f"{ratio(c['tp'], c['fp']):.3f}/{ratio(c['tp'], c['fn']):.3f}" for c in summed(per_photo).values()]
-        print(f"{name:<14} " + "  ".join(cells) + f"  {boards}/{args.count}  {exact[name]}/{args.count}")
+        print(f"{name:<16} " + "  ".join(cells) + f"  {boards}/{args.count}  {exact[name]}/{args.count}")
     return 0
 
 
