@@ -1,9 +1,9 @@
 """Whether Castellan reading depends on how the generator draws a photo: the same scenes rendered as usual,
 with the pieces modelled another way in each (`synthetic.piece_styles`: a round tower's facets, the
-crenellations' count, depth and pitch, roofs' eaves, the tops' shading, gloss) and through a phone app's
+crenellations' count, depth and pitch, roofs' eaves, the tops' shading, gloss), through a phone app's
 processing (`synthetic.phone_processing`: noise reduction, tone curve, local contrast, saturation,
-sharpening halos), read and compared with their truth. A reader that reads pieces by what they are scores
-alike on all three.
+sharpening halos) and lit by a second lamp or window as well (`scene.random_second_light`), read and compared
+with their truth. A reader that reads pieces by what they are scores alike on all four.
 
 Scenes are rendered here from fresh seeds (not committed), one photo a seed and variant.
 Run: python benchmarks/bench_render_variants.py [--seed 9600] [--count 16] [--only 'phone processing' ...]
@@ -21,7 +21,8 @@ from tablesight.synthetic.scene import random_scene
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
-VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True}}
+VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True},
+            "second light": {"second_light": True}}
 
 
 def main(argv: list[str]) -> int:

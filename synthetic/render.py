@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import sheet_image, sheet_to_table
 from tablesight.synthetic import effects, meshes, phone_processing
-from tablesight.synthetic.lighting import shadow_outline
+from tablesight.synthetic.lighting import Lighting, shadow_outline
 from tablesight.synthetic.rasterizer import Rasterizer
 from tablesight.synthetic.scene import Scene
 from tablesight.synthetic.shadow_map import ShadowMap
@@ -71,10 +72,9 @@ def _sheet_albedo(scene: Scene, px_per_mm: float) -> np.ndarray:
     return np.repeat(scene.ink + (scene.paper - scene.ink) * sheet / 255.0, 3, axis=2)
 
 
-def _shadow_mask(scene: Scene, piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray,
+def _shadow_mask(light: Lighting, piece_meshes: list[meshes.Mesh], plane_to_image: np.ndarray,
                  size: tuple[int, int], px_per_mm: float) -> np.ndarray:
-    """Where the key light is blocked on the table, in image pixels (soft-edged)."""
-    light = scene.lighting
+    """Where `light` is blocked on the table, in image pixels (soft-edged)."""
     outlines = [shadow_outline(mesh.vertices(), light.direction) for mesh in piece_meshes]
     return _blurred_outlines(outlines, plane_to_image, size, max(0.5, light.shadow_blur_mm * px_per_mm / 2))
 
@@ -102,6 +102,32 @@ def _scale_near_scene(scene: Scene) -> float:
     """Image pixels per table millimetre around the card (for sizing the shadow blur)."""
     pts = scene.pose.project(np.array([[0.0, 0.0], [100.0, 0.0]]))
     return float(np.linalg.norm(pts[1] - pts[0]) / 100.0)
+
+
+@dataclass(frozen=True)
+class _Camera:
+    matrix: np.ndarray
+    rotation: np.ndarray
+    tvec: np.ndarray
+    size: tuple[int, int]
+
+
+def _lit_by(light: Lighting, scene: Scene, piece_meshes: list[meshes.Mesh], albedo: np.ndarray,
+            plane: np.ndarray, camera: _Camera, scale_px_per_mm: float, foot: np.ndarray | None) -> np.ndarray:
+    """The scene in linear light as `light` alone lights it (its ambient included). `foot`: where the pieces
+    hide the room's light from the table (`_foot_mask`), when they shadow one another."""
+    shadow = _shadow_mask(light, piece_meshes, plane, camera.size, scale_px_per_mm)
+    ambient = light.ambient
+    shadows = None
+    if foot is not None:
+        ambient = light.ambient * (1 - FOOT_SHADE * foot)
+        shadows = ShadowMap(piece_meshes, light.direction, light.shadow_blur_mm)
+    background = albedo * (ambient + light.table_light * (1 - light.shadow_strength * shadow))[..., None]
+    background = background * light.colour[None, None, :]
+    raster = Rasterizer(camera.matrix, camera.rotation, camera.tvec, camera.size, background, shadows)
+    for mesh in piece_meshes:
+        raster.draw(mesh, light)
+    return raster.image
 
 
 def render(scene: Scene) -> np.ndarray:
@@ -135,20 +161,12 @@ def render(scene: Scene) -> np.ndarray:
                                    flags=cv2.INTER_LINEAR)[..., None]
     albedo = albedo * (1 - coverage) + warped * coverage
     scale_px_per_mm = _scale_near_scene(scene) * ss
-    shadow = _shadow_mask(scene, piece_meshes, plane, size, scale_px_per_mm)
-    light = scene.lighting
-    ambient = light.ambient
-    shadows = None
-    if scene.piece_shadows:
-        ambient = light.ambient * (1 - FOOT_SHADE * _foot_mask(piece_meshes, plane, size, scale_px_per_mm))
-        shadows = ShadowMap(piece_meshes, light.direction, light.shadow_blur_mm)
-    background = albedo * (ambient + light.table_light * (1 - light.shadow_strength * shadow))[..., None]
-    background = background * light.colour[None, None, :]
-
-    raster = Rasterizer(matrix, rotation, scene.pose.tvec, (w * ss, h * ss), background, shadows)
-    for mesh in piece_meshes:
-        raster.draw(mesh, scene.lighting)
-    image = raster.image
+    foot = _foot_mask(piece_meshes, plane, size, scale_px_per_mm) if scene.piece_shadows else None
+    camera = _Camera(matrix, rotation, scene.pose.tvec, size)
+    image = _lit_by(scene.lighting, scene, piece_meshes, albedo, plane, camera, scale_px_per_mm, foot)
+    if scene.second_light is not None:  # light adds up: the scene lit by each lamp alone, summed
+        image = image + _lit_by(scene.second_light, scene, piece_meshes, albedo, plane, camera, scale_px_per_mm,
+                                foot)
     if ss > 1:
         image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
 

@@ -59,6 +59,8 @@ class Scene:
     piece_shadows: bool = False  # pieces shadow one another and darken at their feet (as a path tracer draws)
     piece_style: PieceStyle = USUAL_STYLE  # how the pieces are modelled (crenellations, facets, roofs, gloss)
     phone: PhoneProcessing | None = None  # a phone app's processing after the sensor (None: a raw-looking photo)
+    second_light: Lighting | None = None  # a second lamp or window, casting its own shadows (no ambient of its own)
+    second_light_kind: str = ""
 
     def describe(self) -> dict:
         shading = {"piece_shadows": True} if self.piece_shadows else {}
@@ -66,6 +68,8 @@ class Scene:
             shading["piece_style"] = {k: round(v, 3) for k, v in asdict(self.piece_style).items()}
         if self.phone is not None:
             shading["phone_processing"] = {k: round(v, 3) for k, v in asdict(self.phone).items()}
+        if self.second_light is not None:
+            shading["second_light"] = self.second_light_kind
         return {**shading, "seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
                 "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
                 "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
@@ -196,6 +200,23 @@ def random_lighting(rng: np.random.Generator, camera_centre: np.ndarray) -> tupl
                     rng.uniform(0.45, 0.8), hard), kind
 
 
+def random_second_light(rng: np.random.Generator, key: Lighting) -> tuple[Lighting, Lighting, str]:
+    """A second lamp (warm) or window (cool) from another side, as strong as a third of the key light to as
+    strong as it, with its own shadows — and the key light dimmed so the two together light the table about as
+    the key did alone (the camera's exposure would do as much). Returns the key dimmed, the second, its kind."""
+    kind = str(rng.choice(["lamp", "daylight"]))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    elevation = math.radians(rng.uniform(20, 80))
+    direction = np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
+                          -math.sin(elevation)])
+    colour = {"lamp": np.array([0.72, 0.9, 1.12]), "daylight": np.array([1.12, 1.02, 0.9])}[kind]
+    share = rng.uniform(0.35, 1.0)
+    dim = 1.0 / (1.0 + share)
+    second = Lighting(direction, colour * rng.uniform(0.95, 1.05, 3), 0.0, key.diffuse * share * dim, key.specular,
+                      rng.uniform(0.45, 0.8), rng.uniform(0.5, 14))
+    return replace(key, diffuse=key.diffuse * dim), second, kind
+
+
 def _look_at(centre: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.ndarray:
     forward = target - centre
     forward /= np.linalg.norm(forward)
@@ -262,11 +283,13 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
-                 piece_shadows: bool = False, varied_pieces: bool = False, phone_processing: bool = False) -> Scene:
+                 piece_shadows: bool = False, varied_pieces: bool = False, phone_processing: bool = False,
+                 second_light: bool = False) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
     greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `varied_pieces`:
     whether the pieces are modelled another way (`random_piece_style`); `phone_processing`: whether the photo
-    goes through a phone app's processing (`random_phone_processing`) — the same scene otherwise, either way."""
+    goes through a phone app's processing (`random_phone_processing`); `second_light`: whether a second lamp or
+    window lights the table too (`random_second_light`) — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -294,8 +317,12 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
         "occluded_card": bool(occlude_card),
         "cropped_card": bool(crop_card),
     }
+    second, second_kind = None, ""
+    if second_light:
+        lighting, second, second_kind = random_second_light(np.random.default_rng([seed, 5]), lighting)
     return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
                  float(rng.uniform(12, 45)), effects, piece_shadows,
                  random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE,
-                 random_phone_processing(np.random.default_rng([seed, 4])) if phone_processing else None)
+                 random_phone_processing(np.random.default_rng([seed, 4])) if phone_processing else None,
+                 second, second_kind)

@@ -134,3 +134,14 @@ def test_phone_tone_curve_lifts_the_shadows_more_than_the_highlights():
                           saturation=1.0, sharpen=0, sharpen_radius=1.0)
     dark, light = process(_step_picture(40.0, 200.0), hdr)[32, [5, 60], 0]
     assert dark / 40.0 > light / 200.0 > 1.0
+
+
+def test_a_second_light_lights_the_same_scene_from_another_side():
+    board, _ = pick_board(9595)
+    one, two = random_scene(board, 9595), random_scene(board, 9595, second_light=True)
+    assert one.second_light is None and two.second_light is not None
+    assert two.board == one.board and np.array_equal(two.pose.rvec, one.pose.rvec) and two.effects == one.effects
+    assert not np.allclose(two.second_light.direction, one.lighting.direction)
+    # the two together light the table about as the key light did alone
+    assert two.lighting.table_light + two.second_light.table_light == pytest.approx(one.lighting.table_light, rel=0.6)
+    assert two.second_light.ambient == 0 and "second_light" in two.describe()
