@@ -2,8 +2,9 @@
 with the pieces modelled another way in each (`synthetic.piece_styles`: a round tower's facets, the
 crenellations' count, depth and pitch, roofs' eaves, the tops' shading, gloss), through a phone app's
 processing (`synthetic.phone_processing`: noise reduction, tone curve, local contrast, saturation,
-sharpening halos) and lit by a second lamp or window as well (`scene.random_second_light`), read and compared
-with their truth. A reader that reads pieces by what they are scores alike on all four.
+sharpening halos), lit by a second lamp or window as well (`scene.random_second_light`) and taken by a camera
+encoding sRGB (`Scene.srgb`: shading and shadows compressed by its curve), read and compared with their truth.
+A reader that reads pieces by what they are scores alike on all five.
 
 Scenes are rendered here from fresh seeds (not committed), one photo a seed and variant.
 Run: python benchmarks/bench_render_variants.py [--seed 9600] [--count 16] [--only 'phone processing' ...]
@@ -22,7 +23,7 @@ from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
 VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True},
-            "second light": {"second_light": True}}
+            "second light": {"second_light": True}, "sRGB camera": {"srgb": True}}
 
 
 def main(argv: list[str]) -> int:

@@ -75,14 +75,15 @@ def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 
                     profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY,
                     piece_shadows: bool = False, image_size: tuple[int, int] | None = None,
                     varied_pieces: bool = False, phone_processing: bool = False,
-                    second_light: bool = False) -> list[Path]:
+                    second_light: bool = False, srgb: bool = False) -> list[Path]:
     """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
     `profile`: the box the castles are built of (sizes and heights; another box than the nominal one);
     `grey`: the greys its plastic is drawn from; `piece_shadows`: pieces shadow one another; `image_size`:
     every photo this size (width, height), as a phone's 12 MP, its card never cut by the frame; `varied_pieces`:
     the pieces modelled another way in each photo (`random_piece_style`); `phone_processing`: each photo through a
     phone app's processing (`random_phone_processing`); `second_light`: a second lamp or window lights each table
-    (`random_second_light`) — the scenes otherwise the same either way."""
+    (`random_second_light`); `srgb`: the camera encodes light as sRGB (`Scene.srgb`) — the scenes otherwise the
+    same either way."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
@@ -90,7 +91,7 @@ def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
         scene = random_scene(board, seed + i, profile, image_size, grey, piece_shadows, varied_pieces,
-                             phone_processing, second_light)
+                             phone_processing, second_light, srgb)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -214,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--second-light", action="store_true",
                         help="a second lamp or window lights each table from another side, casting its own shadows "
                              "in its own colour (the same scenes otherwise)")
+    parser.add_argument("--srgb", action="store_true",
+                        help="the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): "
+                             "shading and shadows compressed by the curve (the same scenes otherwise)")
     parser.add_argument("--image-size", type=int, nargs=2, metavar=("WIDTH", "HEIGHT"),
                         help="every photo this size, as a phone's 4000 3000 (default: sizes of 1 to 4 MP, bigger "
                              "where the card would be too small to read)")
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile,
                              PlasticGrey(low, high, args.plastic_tint), args.piece_shadows,
                              tuple(args.image_size) if args.image_size else None, args.varied_pieces,
-                             args.phone_processing, args.second_light)
+                             args.phone_processing, args.second_light, args.srgb)
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

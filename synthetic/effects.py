@@ -24,6 +24,14 @@ def vignette(image: np.ndarray, strength: float) -> np.ndarray:
     return image * (1 - strength * r2)[..., None]
 
 
+SRGB_GAMMA = 2.2  # sRGB's curve, near enough
+
+
+def srgb_to_linear(levels: np.ndarray) -> np.ndarray:
+    """Colour levels (0–255) as sRGB encodes them, back to linear light on the same 0–255 scale."""
+    return 255.0 * (np.clip(levels, 0, 255) / 255.0) ** SRGB_GAMMA
+
+
 def camera_response(image: np.ndarray, exposure: float, white_balance: np.ndarray, gamma: float) -> np.ndarray:
     """Linear light to 8-bit-like values: exposure, a white-balance error and a tone curve."""
     scaled = np.clip(image * exposure * white_balance[None, None, :] / 255.0, 0, 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -11,6 +11,7 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import sheet_image, sheet_to_table
 from tablesight.synthetic import effects, meshes, phone_processing
+from tablesight.synthetic.effects import SRGB_GAMMA
 from tablesight.synthetic.lighting import Lighting, shadow_outline
 from tablesight.synthetic.rasterizer import Rasterizer
 from tablesight.synthetic.scene import Scene
@@ -21,6 +22,12 @@ MAX_TEXTURE_SIDE = 3600
 # With the pieces' shadows on one another: the ambient light the table loses at a piece's foot, and how far
 # (mm) that reaches out.
 FOOT_SHADE, FOOT_SHADE_MM = 0.5, 4.0
+
+
+def _linearised_mesh(mesh: meshes.Mesh) -> meshes.Mesh:
+    """The mesh with its colours as linear reflectances (for a camera encoding sRGB)."""
+    colours = [tuple(float(v) for v in effects.srgb_to_linear(np.array(c, np.float32))) for c in mesh.colours]
+    return replace(mesh, colours=colours)
 
 
 def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
@@ -141,6 +148,8 @@ def render(scene: Scene) -> np.ndarray:
     matrix[:2, 2] += (ss - 1) / 2  # pixel centres stay aligned after downsampling
     rotation = cv2.Rodrigues(scene.pose.rvec)[0]
     piece_meshes = scene_meshes(scene)
+    if scene.srgb:
+        piece_meshes = [_linearised_mesh(mesh) for mesh in piece_meshes]
 
     bounds = _visible_table_bounds(scene)
     extent = max(bounds[2] - bounds[0], bounds[3] - bounds[1])
@@ -160,6 +169,8 @@ def render(scene: Scene) -> np.ndarray:
     coverage = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), plane @ sheet_to_mm, size,
                                    flags=cv2.INTER_LINEAR)[..., None]
     albedo = albedo * (1 - coverage) + warped * coverage
+    if scene.srgb:
+        albedo = effects.srgb_to_linear(albedo)
     scale_px_per_mm = _scale_near_scene(scene) * ss
     foot = _foot_mask(piece_meshes, plane, size, scale_px_per_mm) if scene.piece_shadows else None
     camera = _Camera(matrix, rotation, scene.pose.tvec, size)
@@ -173,7 +184,8 @@ def render(scene: Scene) -> np.ndarray:
     fx = scene.effects
     image = effects.distort(image, lens.matrix, lens.distortion)
     image = effects.vignette(image, fx["vignette"])
-    image = effects.camera_response(image, fx["exposure"], np.array(fx["white_balance"]), fx["gamma"])
+    gamma = fx["gamma"] * SRGB_GAMMA / 1.1 if scene.srgb else fx["gamma"]  # sRGB: a power of 1/2.0 to 1/2.5
+    image = effects.camera_response(image, fx["exposure"], np.array(fx["white_balance"]), gamma)
     image = effects.blur(image, fx["blur"], fx["motion_px"], float(rng.uniform(0, math.pi)))
     image = effects.sensor_noise(image, rng, fx["noise"])
     if scene.phone is not None:

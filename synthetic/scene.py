@@ -61,6 +61,10 @@ class Scene:
     phone: PhoneProcessing | None = None  # a phone app's processing after the sensor (None: a raw-looking photo)
     second_light: Lighting | None = None  # a second lamp or window, casting its own shadows (no ambient of its own)
     second_light_kind: str = ""
+    # The camera encodes light as sRGB does (a power of about 1/2.2, as phones, webcams and renderers' standard
+    # view transforms do): colours are reflectances encoded so, shading and shadows compressed by the curve.
+    # False: the generator's first camera, nearly linear (a power of 1/1.0 to 1/1.25 on the shaded colours).
+    srgb: bool = False
 
     def describe(self) -> dict:
         shading = {"piece_shadows": True} if self.piece_shadows else {}
@@ -70,6 +74,8 @@ class Scene:
             shading["phone_processing"] = {k: round(v, 3) for k, v in asdict(self.phone).items()}
         if self.second_light is not None:
             shading["second_light"] = self.second_light_kind
+        if self.srgb:
+            shading["srgb"] = True
         return {**shading, "seed": self.seed, "tilt_deg": round(self.pose.tilt_deg, 1), "table": self.table_kind,
                 "light": self.light_kind, "image_size": list(self.pose.lens.image_size),
                 "focal_px": round(self.pose.lens.focal, 1), "clutter": len(self.clutter),
@@ -284,12 +290,13 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
                  piece_shadows: bool = False, varied_pieces: bool = False, phone_processing: bool = False,
-                 second_light: bool = False) -> Scene:
+                 second_light: bool = False, srgb: bool = False) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
     greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `varied_pieces`:
     whether the pieces are modelled another way (`random_piece_style`); `phone_processing`: whether the photo
     goes through a phone app's processing (`random_phone_processing`); `second_light`: whether a second lamp or
-    window lights the table too (`random_second_light`) — the same scene otherwise, either way."""
+    window lights the table too (`random_second_light`); `srgb`: whether the camera encodes light as sRGB
+    (`Scene.srgb`) — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -325,4 +332,4 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  float(rng.uniform(12, 45)), effects, piece_shadows,
                  random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE,
                  random_phone_processing(np.random.default_rng([seed, 4])) if phone_processing else None,
-                 second, second_kind)
+                 second, second_kind, srgb)

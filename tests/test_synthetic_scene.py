@@ -6,7 +6,7 @@ import pytest
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.scoring.castellan.board import Board
-from tablesight.synthetic import meshes
+from tablesight.synthetic import effects, meshes
 from tablesight.synthetic.dataset import pick_board
 from tablesight.synthetic.phone_processing import PhoneProcessing, process
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle
@@ -145,3 +145,15 @@ def test_a_second_light_lights_the_same_scene_from_another_side():
     # the two together light the table about as the key light did alone
     assert two.lighting.table_light + two.second_light.table_light == pytest.approx(one.lighting.table_light, rel=0.6)
     assert two.second_light.ambient == 0 and "second_light" in two.describe()
+
+
+def test_an_srgb_camera_gives_back_the_colours_it_encoded_and_lightens_the_shade():
+    board, _ = pick_board(9595)
+    linear, srgb = random_scene(board, 9595), random_scene(board, 9595, srgb=True)
+    assert srgb.srgb and not linear.srgb and srgb.board == linear.board and srgb.effects == linear.effects
+    assert "srgb" in srgb.describe() and "srgb" not in linear.describe()
+    colours = np.array([20.0, 128.0, 235.0])
+    lit = effects.camera_response(effects.srgb_to_linear(colours), 1.0, np.ones(3), effects.SRGB_GAMMA)
+    assert np.allclose(lit, colours, atol=0.01)  # fully lit: the colour as encoded
+    shaded = effects.camera_response(0.25 * effects.srgb_to_linear(colours), 1.0, np.ones(3), effects.SRGB_GAMMA)
+    assert np.allclose(shaded / colours, 0.25 ** (1 / effects.SRGB_GAMMA), rtol=0.01)  # a quarter of the light: ~0.53
