@@ -70,7 +70,21 @@ def test_several_courtyards_read_unclaimed_ask_for_a_check():
     assert trust(one_forgotten).level == "read"
     two = trust(both)
     assert two.level == "check" and two.misread_pieces == 0
-    assert "2 courtyards read unclaimed" in two.sentence()
+    assert "2 courtyard(s) read unclaimed (a keep may have been missed in one)" in two.sentence()
+
+
+def test_one_courtyard_unclaimed_on_a_table_of_a_keep_colour_asks_for_a_check():
+    """Fresh 9797-018: red's keeps on a red patterned cloth missed, one courtyard read unclaimed, "read
+    cleanly" before and red's 13 points lost. A keep of the table's colour hides there; a forgotten claim on
+    any other table is still the player's mistake (the previous test)."""
+    board = board_from_dict(json.loads((BOARDS / "double-keep.json").read_text())).without_keep(0)
+    towers = [TowerReading(t.x, t.y, 7.0) for t in board.towers]
+    on_red = reading_trust(PhotoReading(board, None, towers=towers, table_keep_colours=("red",)), score_board(board), 0)
+    assert on_red.level == "check" and on_red.misread_pieces == 0
+    assert "1 courtyard(s) read unclaimed (a red keep, of the table's colour, may have been missed" in on_red.sentence()
+    claimed = board_from_dict(json.loads((BOARDS / "double-keep.json").read_text()))
+    all_claimed = PhotoReading(claimed, None, towers=towers, table_keep_colours=("red",))
+    assert reading_trust(all_claimed, score_board(claimed), 0).level == "read"  # nothing unclaimed: clean
 
 
 def test_a_tower_or_two_read_is_never_called_clean():

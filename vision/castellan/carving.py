@@ -163,6 +163,17 @@ def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_
                       {whole: tables.distinct(photo, whole)} if whole else None)
 
 
+def keep_colours_of_the_table(view: TableView, look: Look) -> tuple[str, ...]:
+    """The keep colours the table has, all over (a red felt) or in part (the red of a red and green check,
+    TABLE_COLOUR_SHARE of it at least), as `look` sees the photo: where a keep of such a colour may hide."""
+    def colours() -> tuple[str, ...]:
+        photo = view.photo
+        feats = _features(view, photo, (0, 0, photo.shape[1], photo.shape[0]), _ink_level(view, look))
+        tables = _KeepTables(feats, table_seen_by(view, look), view.card.mm_per_pixel())
+        return tuple(table_keep_colours(feats, tables.like))
+    return view.derived(("table keep colours", look.camera_chroma), colours)
+
+
 def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """For the keep colours a table has in part (the red of a red and green check), their pixels standing apart
     from the table around them and from the keeps seen as usual (`keeps`: the photo's keep masks as taken),
@@ -173,7 +184,7 @@ def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> di
     mm_per_pixel = view.card.mm_per_pixel()
     tables = _KeepTables(feats, table_seen_by(view, look), mm_per_pixel)
     whole = table_keep_colour(feats, tables.like)
-    in_part = [colour for colour in table_keep_colours(feats, tables.like) if colour != whole]
+    in_part = [colour for colour in keep_colours_of_the_table(view, look) if colour != whole]
     if not in_part:  # most tables
         return {}
     # A keep's top is one patch: its pixels told apart from the table are joined across the gaps between them.

@@ -27,6 +27,7 @@ from tablesight.vision.castellan.carving import (
     carve,
     castle_region,
     classify_pixels,
+    keep_colours_of_the_table,
     keeps_apart,
     table_seen_by,
     undistorted_classes,
@@ -155,6 +156,9 @@ class CastellanReader:
             self._walls_behind_keeps_left(reading)
             self._thin_towers_as_long_walls(reading)
             self._open_walls_across_breaks(reading)
+        if reading.view is not None and reading.look is not None:
+            with _timed(reading.timings_ms, "keeps"):
+                reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
         if card.soft_px is not None:

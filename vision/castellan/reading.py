@@ -36,3 +36,4 @@ class PhotoReading:
     planes: KeepPlanes | None = None  # the keeps' carved planes (what they hide), for steps after the look is kept
     wall_solid: np.ndarray | None = None  # the walls' carved footprint on the reading's region, likewise
     look: Look | None = None  # how its colours were seen
+    table_keep_colours: tuple[str, ...] = ()  # the keep colours the table has (a keep of one may hide on it)

@@ -7,8 +7,11 @@ take the photo again rather than check piece by piece. A courtyard left unclaime
 keep are mistakes players make; they are the game's warnings, not the reading's, and do not count as
 misread pieces. Several courtyards left unclaimed at once, though, are more likely keeps the reading
 missed (of nearly the table's colour, or in deep shade) than claims forgotten: such a reading is to be
-checked by eye, never called clean. Nor is one of a tower or two: the first moves of a game, or a castle the
-photo lost but for a speck, which breaks no rule for having nothing to break them with.
+checked by eye, never called clean. So is one with a single courtyard unclaimed on a table of a keep colour,
+where that colour's keeps hide best (fresh 9797-018: red's two keeps on a red patterned cloth missed, a wall
+between their courtyards too, one courtyard read unclaimed, "read cleanly" and red's 13 points lost). Nor is
+a reading of a tower or two: the first moves of a game, or a castle the photo lost but for a speck, which
+breaks no rule for having nothing to break them with.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ class Trust:
     misread_pieces: int  # the fewest pieces misread that the rules broken and the pieces left apart take
     towers: int
     doubts: int
-    unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS
+    unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS or on `table_colours`
+    table_colours: tuple[str, ...] = ()  # the keep colours the table has
 
     @property
     def few_towers(self) -> bool:
@@ -57,7 +61,9 @@ class Trust:
             if self.doubts:
                 listed.append(f"{self.doubts} piece(s) in doubt")
             if self.unclaimed:
-                listed.append(f"{self.unclaimed} courtyards read unclaimed (a keep in one may have been missed)")
+                hidden = (f"a {' or '.join(self.table_colours)} keep, of the table's colour," if self.table_colours
+                          else "a keep")
+                listed.append(f"{self.unclaimed} courtyard(s) read unclaimed ({hidden} may have been missed in one)")
             parts = [f"{' and '.join(listed)}, listed below"] if listed else []
             if self.few_towers:
                 parts.append(f"only {self.towers} tower(s) read (if the castle has more, take the photo again)")
@@ -74,8 +80,9 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
     misread = rules_broken(reading_faults) + reading.stranded
     unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
-    unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS else 0
-    trust = Trust("read", misread, towers, doubts, unclaimed)
+    colours = reading.table_keep_colours
+    unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS or (unclaimed and colours) else 0
+    trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else ())
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
     if misread or doubts or unclaimed or trust.few_towers:
