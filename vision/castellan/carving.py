@@ -38,6 +38,7 @@ from tablesight.vision.segmentation import (
     in_keep_hue,
     keep_masks,
     keeps_standing_apart,
+    sample_step,
     stands_out,
     steps_from_table_around,
     table_keep_colour,
@@ -165,12 +166,13 @@ def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_
 
 def keep_colours_of_the_table(view: TableView, look: Look) -> tuple[str, ...]:
     """The keep colours the table has, all over (a red felt) or in part (the red of a red and green check,
-    TABLE_COLOUR_SHARE of it at least), as `look` sees the photo: where a keep of such a colour may hide."""
+    TABLE_COLOUR_SHARE of it at least), as `look` sees the photo: where a keep of such a colour may hide.
+    A share of the table, not where it lies: counted over a sample of the photo (`sample_step`)."""
     def colours() -> tuple[str, ...]:
-        photo = view.photo
-        feats = _features(view, photo, (0, 0, photo.shape[1], photo.shape[0]), _ink_level(view, look))
-        tables = _KeepTables(feats, table_seen_by(view, look), view.card.mm_per_pixel())
-        return tuple(table_keep_colours(feats, tables.like))
+        step = sample_step(view.photo.shape)
+        sample = np.ascontiguousarray(view.photo[::step, ::step])
+        feats = colour_features(view.normalised(sample), _ink_level(view, look))
+        return tuple(table_keep_colours(feats, table_likeness(feats, table_seen_by(view, look), 1)))
     return view.derived(("table keep colours", look.camera_chroma), colours)
 
 
@@ -184,7 +186,7 @@ def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> di
     mm_per_pixel = view.card.mm_per_pixel()
     tables = _KeepTables(feats, table_seen_by(view, look), mm_per_pixel)
     whole = table_keep_colour(feats, tables.like)
-    in_part = [colour for colour in keep_colours_of_the_table(view, look) if colour != whole]
+    in_part = [colour for colour in table_keep_colours(feats, tables.like) if colour != whole]
     if not in_part:  # most tables
         return {}
     # A keep's top is one patch: its pixels told apart from the table are joined across the gaps between them.
