@@ -18,12 +18,11 @@ import sys
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import pick_board
 from tablesight.synthetic.render import render
-from tablesight.synthetic.scene import random_scene
+from tablesight.synthetic.scene import SCENE_VARIANTS, random_scene
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
-VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True},
-            "second light": {"second_light": True}, "sRGB camera": {"srgb": True}}
+VARIANTS = SCENE_VARIANTS
 
 
 def main(argv: list[str]) -> int:

@@ -24,6 +24,10 @@ from tablesight.synthetic.phone_processing import PhoneProcessing, random_phone_
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle, random_piece_style
 from tablesight.synthetic.table import TABLE_KINDS
 
+# The ways `random_scene` renders the same scene otherwise (its keyword options), by name: what the benchmark
+# `bench_render_variants.py` reads and `variants_sheet` draws.
+SCENE_VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True},
+                  "second light": {"second_light": True}, "sRGB camera": {"srgb": True}}
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
 MIN_CARD_PX_PER_MM = 0.75  # an ArUco bit needs about 3 pixels to be read
 MAX_SIDE = 2600

@@ -10,7 +10,7 @@ from tablesight.synthetic import effects, meshes
 from tablesight.synthetic.dataset import pick_board
 from tablesight.synthetic.phone_processing import PhoneProcessing, process
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle
-from tablesight.synthetic.scene import place_castle, random_scene
+from tablesight.synthetic.scene import SCENE_VARIANTS, place_castle, random_scene
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -157,3 +157,12 @@ def test_an_srgb_camera_gives_back_the_colours_it_encoded_and_lightens_the_shade
     assert np.allclose(lit, colours, atol=0.01)  # fully lit: the colour as encoded
     shaded = effects.camera_response(0.25 * effects.srgb_to_linear(colours), 1.0, np.ones(3), effects.SRGB_GAMMA)
     assert np.allclose(shaded / colours, 0.25 ** (1 / effects.SRGB_GAMMA), rtol=0.01)  # a quarter of the light: ~0.53
+
+
+def test_every_scene_variant_renders_the_same_scene_otherwise():
+    board, _ = pick_board(9601)
+    usual = random_scene(board, 9601)
+    for name, options in SCENE_VARIANTS.items():
+        scene = random_scene(board, 9601, **options)
+        assert scene.board == usual.board and np.array_equal(scene.pose.rvec, usual.pose.rvec), name
+        assert (scene.describe() == usual.describe()) == (not options), name  # each variant says what it changed
