@@ -22,17 +22,15 @@ from tablesight.synthetic.scene import SCENE_VARIANTS, random_scene
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
-VARIANTS = SCENE_VARIANTS
-
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Castellan reading of the same scenes rendered other ways.")
     parser.add_argument("--seed", type=int, default=9600, help="first scene's seed (default 9600)")
     parser.add_argument("--count", type=int, default=16, help="scenes (default 16)")
-    parser.add_argument("--only", nargs="+", choices=list(VARIANTS), metavar="NAME",
+    parser.add_argument("--only", nargs="+", choices=list(SCENE_VARIANTS), metavar="NAME",
                         help="only these variants (quote names with spaces, e.g. 'phone processing')")
     args = parser.parse_args(argv)
-    variants = {name: VARIANTS[name] for name in args.only or VARIANTS}
+    variants = {name: SCENE_VARIANTS[name] for name in args.only or SCENE_VARIANTS}
     reader = CastellanReader()
     counts = {name: [] for name in variants}  # per photo: kind -> tp/fp/fn
     exact = dict.fromkeys(variants, 0)  # photos whose scores came out right

@@ -119,7 +119,7 @@ class _Camera:
     size: tuple[int, int]
 
 
-def _lit_by(light: Lighting, scene: Scene, piece_meshes: list[meshes.Mesh], albedo: np.ndarray,
+def _lit_by(light: Lighting, piece_meshes: list[meshes.Mesh], albedo: np.ndarray,
             plane: np.ndarray, camera: _Camera, scale_px_per_mm: float, foot: np.ndarray | None) -> np.ndarray:
     """The scene in linear light as `light` alone lights it (its ambient included). `foot`: where the pieces
     hide the room's light from the table (`_foot_mask`), when they shadow one another."""
@@ -174,10 +174,9 @@ def render(scene: Scene) -> np.ndarray:
     scale_px_per_mm = _scale_near_scene(scene) * ss
     foot = _foot_mask(piece_meshes, plane, size, scale_px_per_mm) if scene.piece_shadows else None
     camera = _Camera(matrix, rotation, scene.pose.tvec, size)
-    image = _lit_by(scene.lighting, scene, piece_meshes, albedo, plane, camera, scale_px_per_mm, foot)
+    image = _lit_by(scene.lighting, piece_meshes, albedo, plane, camera, scale_px_per_mm, foot)
     if scene.second_light is not None:  # light adds up: the scene lit by each lamp alone, summed
-        image = image + _lit_by(scene.second_light, scene, piece_meshes, albedo, plane, camera, scale_px_per_mm,
-                                foot)
+        image = image + _lit_by(scene.second_light, piece_meshes, albedo, plane, camera, scale_px_per_mm, foot)
     if ss > 1:
         image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
 

@@ -190,15 +190,22 @@ def _clutter_colour(rng: np.random.Generator) -> tuple[float, float, float]:
     return tuple(float(c) for c in rng.uniform(20, 240, 3))
 
 
-def random_lighting(rng: np.random.Generator, camera_centre: np.ndarray) -> tuple[Lighting, str]:
-    kind = str(rng.choice(["lamp", "daylight", "overcast", "flash"]))
+LIGHT_COLOURS = {"lamp": np.array([0.72, 0.9, 1.12]), "daylight": np.array([1.12, 1.02, 0.9]),
+                 "overcast": np.array([1.05, 1.0, 0.95]), "flash": np.array([1.0, 1.0, 1.0])}  # BGR
+
+
+def _light_from(rng: np.random.Generator, min_elevation_deg: float, max_elevation_deg: float) -> np.ndarray:
+    """A unit vector towards a light at any azimuth and an elevation drawn between the two (z < 0 is up)."""
     azimuth = rng.uniform(0, 2 * math.pi)
-    elevation = math.radians(rng.uniform(25, 85))
-    direction = np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
-                          -math.sin(elevation)])
-    colour = {"lamp": np.array([0.72, 0.9, 1.12]), "daylight": np.array([1.12, 1.02, 0.9]),
-              "overcast": np.array([1.05, 1.0, 0.95]), "flash": np.array([1.0, 1.0, 1.0])}[kind]
-    colour = colour * rng.uniform(0.95, 1.05, 3)
+    elevation = math.radians(rng.uniform(min_elevation_deg, max_elevation_deg))
+    return np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
+                     -math.sin(elevation)])
+
+
+def random_lighting(rng: np.random.Generator, camera_centre: np.ndarray) -> tuple[Lighting, str]:
+    kind = str(rng.choice(list(LIGHT_COLOURS)))
+    direction = _light_from(rng, 25, 85)
+    colour = LIGHT_COLOURS[kind] * rng.uniform(0.95, 1.05, 3)
     if kind == "flash":
         direction = -camera_centre / np.linalg.norm(camera_centre)
         direction = -direction if direction[2] > 0 else direction
@@ -215,15 +222,11 @@ def random_second_light(rng: np.random.Generator, key: Lighting) -> tuple[Lighti
     strong as it, with its own shadows — and the key light dimmed so the two together light the table about as
     the key did alone (the camera's exposure would do as much). Returns the key dimmed, the second, its kind."""
     kind = str(rng.choice(["lamp", "daylight"]))
-    azimuth = rng.uniform(0, 2 * math.pi)
-    elevation = math.radians(rng.uniform(20, 80))
-    direction = np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
-                          -math.sin(elevation)])
-    colour = {"lamp": np.array([0.72, 0.9, 1.12]), "daylight": np.array([1.12, 1.02, 0.9])}[kind]
+    direction = _light_from(rng, 20, 80)
     share = rng.uniform(0.35, 1.0)
     dim = 1.0 / (1.0 + share)
-    second = Lighting(direction, colour * rng.uniform(0.95, 1.05, 3), 0.0, key.diffuse * share * dim, key.specular,
-                      rng.uniform(0.45, 0.8), rng.uniform(0.5, 14))
+    second = Lighting(direction, LIGHT_COLOURS[kind] * rng.uniform(0.95, 1.05, 3), 0.0, key.diffuse * share * dim,
+                      key.specular, rng.uniform(0.45, 0.8), rng.uniform(0.5, 14))
     return replace(key, diffuse=key.diffuse * dim), second, kind
 
 
