@@ -49,7 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         tiles.append(tile)
         print(f"\r{len(tiles)}/{len(SCENE_VARIANTS)} renders", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    cv2.imwrite(str(args.out), np.hstack(tiles), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not cv2.imwrite(str(args.out), np.hstack(tiles), [cv2.IMWRITE_JPEG_QUALITY, 85]):
+        print(f"error: could not write {args.out} (its folder must exist and its name end in .jpg or .png)",
+              file=sys.stderr)
+        return 2
     return 0
 
 
