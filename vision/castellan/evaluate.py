@@ -149,9 +149,11 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     result.scores_exact = got == truth_doc["report"]["scores"]
     # Read without the card, its doubts cannot be settled against the truth by place: right stays right.
     result.scores_exact_once_checked = result.scores_exact
+    # The doubts the report lists (and its trust counts), read with or without the card, as `score` finds them.
+    doubts = find_doubts(reading, reading.board, reader.profile.dimensions, truth_doc.get("boxes")) \
+        if reading.board else []
+    result.doubts = len(doubts)
     if positioned is not None:
-        doubts = find_doubts(reading, positioned, reader.profile.dimensions, truth_doc.get("boxes"))
-        result.doubts = len(doubts)
         checked = score_board(settled(positioned, doubts, truth), reader.profile.dimensions,
                               truth_doc.get("boxes")).scores
         result.scores_exact_once_checked = checked == truth_doc["report"]["scores"]
