@@ -20,7 +20,9 @@ import numpy as np
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.looks import LOOKS, Look
+from tablesight.vision.castellan.solid_keeps import solid_keeps
 from tablesight.vision.local_contrast import distinct_from_table
+from tablesight.vision.mask_holes import filled_holes
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
@@ -86,7 +88,7 @@ def _ink_level(view: TableView, look: Look) -> np.ndarray | None:
 
 def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None = None, look: Look = LOOKS[0],
                     outline_gap_mm: float = 8.0, window: tuple[int, int, int, int] | None = None,
-                    keeps: dict[str, np.ndarray] | None = None) -> PixelClasses:
+                    keeps: dict[str, np.ndarray] | None = None, keep_side_mm: float | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image, seen
     through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` as `table_seen_by`
     learns it). Grey is grey plastic of a colour the table does not have, or grey that steps away from
@@ -94,7 +96,9 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
     `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a photo read again
     where its castle is already known). `keeps`: the keep colours' masks of the photo (as taken), when
-    classified already by a look of the same `camera_chroma` (they do not depend on how grey is seen)."""
+    classified already by a look of the same `camera_chroma` (they do not depend on how grey is seen).
+    `keep_side_mm`: the keeps' side; given, grey inside a keep's outline is taken for a glint on it and small
+    holes in a keep's colour are filled (`solid_keeps`)."""
     ink_level = _ink_level(view, look)
     source = view.image if photo is None else photo
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
@@ -123,10 +127,15 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:
-        classes = PixelClasses(grey, {c: m[y0:y1, x0:x1] for c, m in keeps.items()})
+        keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
     else:
-        classes = PixelClasses(grey, {c: m.astype(np.uint8) * 255 for c, m in
-                                      _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()})
+        keep_masks_here = {c: m.astype(np.uint8) * 255 for c, m in
+                           _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()}
+    if keep_side_mm is not None:
+        # Not the table's own keep colours: its patches' grain would make keeps of them (red keeps on a red cloth).
+        grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel,
+                                            keep_colours_of_the_table(view, look))
+    classes = PixelClasses(grey, keep_masks_here)
     return classes if window is None else _placed(classes, window, source.shape[:2])
 
 
@@ -294,12 +303,6 @@ def undistorted_classes(view: TableView, raw: PixelClasses) -> PixelClasses:
     return PixelClasses(view.undistort(raw.grey, nearest=True), keeps)
 
 
-def _hole_pixels(contour: np.ndarray) -> float:
-    """Pixels inside a hole's contour, which runs through the solid's pixels around it (Pick's theorem:
-    the polygon's area less half its boundary)."""
-    return cv2.contourArea(contour) - cv2.arcLength(contour, True) / 2 + 1
-
-
 def warp_mask(view: TableView, mask: np.ndarray, height: float, region: Region) -> np.ndarray:
     warp = view.plane_homography(height) @ region.pixel_to_mm_matrix()
     return warped_where_set(mask, warp, region.size, cv2.INTER_LINEAR) > 127
@@ -346,14 +349,7 @@ def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Regio
 def filled_pinholes(solid: np.ndarray, region: Region) -> np.ndarray:
     """The solid with its enclosed holes smaller than PINHOLE_MM2 filled: a crenel's shaded gap or a
     speck of glare on a piece's top is no hole in the piece (courtyards and keeps are far bigger)."""
-    filled = solid.astype(np.uint8)
-    contours, hierarchy = cv2.findContours(filled, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return solid
-    limit = PINHOLE_MM2 * region.px_per_mm ** 2
-    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and _hole_pixels(c) < limit]
-    cv2.drawContours(filled, holes, -1, 1, cv2.FILLED)
-    return filled > 0
+    return filled_holes(solid, PINHOLE_MM2 * region.px_per_mm ** 2)
 
 
 def card_mask(region: Region, margin_mm: float = 12.0, seen: bool = True) -> np.ndarray:
@@ -386,7 +382,6 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     lo = coarse.to_mm(np.array([x0, y0])) - 40
     hi = coarse.to_mm(np.array([x1, y1])) + 40
     return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)
-
 
 
 def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:

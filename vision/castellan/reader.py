@@ -269,7 +269,7 @@ class CastellanReader:
             keeps_from = keeps_seen_by if same_keeps else look.name
             look_timings = dict(timings)
             with _timed(look_timings, "segment"):
-                raw = self._look_classes(image, first, look, window, keeps)
+                raw = self._look_classes(image, first, look, window, keeps, self.profile.dimensions.keep_side)
             if raw is not None:
                 # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
                 # on the same planes reads it alike.
@@ -331,13 +331,13 @@ class CastellanReader:
 
     @staticmethod
     def _look_classes(image: np.ndarray, first: PhotoReading, look: Look, window: tuple[int, int, int, int] | None,
-                      keeps: dict[str, np.ndarray] | None) -> PixelClasses | None:
+                      keeps: dict[str, np.ndarray] | None, keep_side_mm: float) -> PixelClasses | None:
         """The photo's pixel classes (as taken) seen through `look` where the first reading's view is, in
         `window` (see `classify_pixels`); None without a view."""
         if first.view is None:
             return None
         return classify_pixels(first.view, table_seen_by(first.view, look), photo=image, look=look, window=window,
-                               keeps=keeps)
+                               keeps=keeps, keep_side_mm=keep_side_mm)
 
     def _castle_window(self, reading: PhotoReading, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         """The part of the photo (x0, y0, x1, y1 pixels, as taken) showing the reading's castle window
@@ -370,7 +370,8 @@ class CastellanReader:
             view = view or TableView(image, card)
             if raw_classes is None:
                 raw_classes = classify_pixels(view, table_seen_by(view, look), photo=image, look=look,
-                                              window=window, keeps=keeps)
+                                              window=window, keeps=keeps,
+                                              keep_side_mm=self.profile.dimensions.keep_side)
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
