@@ -1084,7 +1084,7 @@ def test_each_keep_colour_has_its_own_hues_and_colours_no_keep_is_have_none():
     def colours_of(hue: float) -> list[str]:
         return [c for c in KEEP_HUES if in_keep_hue(np.array([hue % 180.0]), c)[0]]
 
-    shades = {"red": (-8.0, 0.0, 8.0), "yellow": (20.0, 25.0, 38.0), "green": (50.0, 60.0, 80.0),
+    shades = {"red": (-8.0, 0.0, 8.0), "yellow": (16.0, 20.0, 25.0, 38.0), "green": (50.0, 60.0, 80.0),
               "blue": (100.0, 110.0, 125.0)}
     for colour, hues in shades.items():
         assert all(colours_of(h) == [colour] for h in hues), colour

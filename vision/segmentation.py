@@ -19,8 +19,10 @@ from tablesight.vision.table_view import Region, TableView
 # OpenCV hues (0–180) of the keep colours. Wider ranges (amber yellow from 14, yellowish green from 42.5,
 # teal blue from 92) read keeps of other shades (a re-render of seed 3434 with keep colours drawn wider:
 # 14 -> 15 of 32), but blurred or heavily compressed photos then lost keeps to their blended edges
-# (the samples soft: 15 -> 12, JPEG q25: 16 -> 13) and the samples as taken one double: not kept.
-KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (18.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}
+# (the samples soft: 15 -> 12, JPEG q25: 16 -> 13) and the samples as taken one double: not kept. Yellow
+# alone from 15, not 18 (session 55): a yellow keep's hue over 1,050 keeps of realistic sets lies at 16.7–32
+# (1 % under 18.3: an amber yellow under a flash, fresh 9898-021) while red's stops at 4.5.
+KEEP_HUES = {"red": (-12.0, 10.0), "yellow": (15.0, 40.0), "green": (45.0, 85.0), "blue": (95.0, 130.0)}
 MIN_KEEP_SATURATION = 0.35
 WHOLE_TABLE_COLOUR_SHARE = 0.8  # a table (felt, a cloth) this much of one keep colour is that colour
 TABLE_COLOUR_SHARE = 0.3  # ... and a table this much of it (a cloth's check) has that colour in part
