@@ -60,7 +60,13 @@ def test_a_photo_read_right_without_the_card_counts_as_right_once_checked(monkey
     from tablesight.vision.castellan.evaluate import evaluate_photo
     from tablesight.vision.castellan.reader import CastellanReader
     from tablesight.vision.castellan.reading import PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
 
-    monkeypatch.setattr(CastellanReader, "read", lambda self, image, focal=None: PhotoReading(_truth(), None))
+    board = _truth()
+    # A reading's towers are its board's (its doubts are listed from them, as `score` lists them).
+    towers = [TowerReading(t.x, t.y, 12.0) for t in board.towers]
+    monkeypatch.setattr(CastellanReader, "read",
+                        lambda self, image, focal=None: PhotoReading(board, None, towers=towers))
     result = evaluate_photo(TRUTH.with_name("photo-003.jpg"), CastellanReader())
     assert result.scores_exact and result.scores_exact_once_checked
+    assert result.trust == "read"  # no doubt in it: read cleanly, as `score` would say
