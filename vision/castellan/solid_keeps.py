@@ -22,7 +22,7 @@ from collections.abc import Collection
 import cv2
 import numpy as np
 
-from tablesight.vision.mask_holes import hole_pixels
+from tablesight.vision.mask_holes import small_holes
 
 # Blobs of a keep colour (their outline's area, in keep sides² on the photo's scale) outside these are no one
 # keep: specks of the colour, or patches of a table of it (their hull's area).
@@ -44,18 +44,16 @@ def solid_keeps(grey: np.ndarray, keeps: dict[str, np.ndarray], side_px: float, 
             solid[colour] = mask
             continue
         mask = mask.copy()
-        contours, hierarchy = cv2.findContours((mask > 0).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)  # any non-zero is set
         if hierarchy is None:
             solid[colour] = mask
             continue
         areas = [cv2.contourArea(c) for c in contours]
-        parents = hierarchy[0][:, 3]
         # Only a keep's own holes: a patch of a table of the colour (larger) keeps its grain.
-        holes = [c for c, parent in zip(contours, parents, strict=True)
-                 if parent >= 0 and areas[parent] <= MAX_HULL_SIDES * side_px ** 2
-                 and hole_pixels(c) < MAX_HOLE_SIDES * side_px ** 2]
+        holes = [hole for hole, parent in small_holes(contours, hierarchy, MAX_HOLE_SIDES * side_px ** 2)
+                 if areas[parent] <= MAX_HULL_SIDES * side_px ** 2]
         cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
-        for outline, area, parent in zip(contours, areas, parents, strict=True):
+        for outline, area, parent in zip(contours, areas, hierarchy[0][:, 3], strict=True):
             if parent < 0 and area >= MIN_BLOB_SIDES * side_px ** 2:
                 _glints_in_hull(grey, mask, cv2.convexHull(outline), MAX_HULL_SIDES * side_px ** 2)
         solid[colour] = mask
