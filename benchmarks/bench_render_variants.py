@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
     for n, seed in enumerate(range(args.seed, args.seed + args.count)):
         board, boxes = pick_board(seed)
         for name, options in variants.items():
-            scene = random_scene(board, seed, **options)
+            scene = random_scene(board, seed, realism=options)
             reading = reader.read(render(scene))
             placed = reading.board if reading.card is not None and reading.card.seen else None
             counts[name].append(compare(scene.board, placed)[0])

@@ -8,7 +8,7 @@ import argparse
 import json
 import math
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import cv2
@@ -21,7 +21,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.scoring.castellan.simulator import GameSimulator, simulate_game
 from tablesight.synthetic.hands import SKIN_TONES, draw_arm
 from tablesight.synthetic.render import render
-from tablesight.synthetic.scene import USUAL_GREY, PlasticGrey, Scene, random_scene
+from tablesight.synthetic.scene import USUAL_GREY, USUAL_REALISM, PlasticGrey, Realism, Scene, random_scene
 
 MAX_SAMPLE_QUALITY = 80  # keeps the repository light
 
@@ -74,24 +74,19 @@ def with_a_claim_forgotten(board: Board, seed: int) -> Board:
 def generate_photos(out: Path, count: int, seed: int, forgotten_claims: float = 0.0,
                     profile: PieceProfile = NOMINAL_PROFILE, grey: PlasticGrey = USUAL_GREY,
                     piece_shadows: bool = False, image_size: tuple[int, int] | None = None,
-                    varied_pieces: bool = False, phone_processing: bool = False,
-                    second_light: bool = False, srgb: bool = False) -> list[Path]:
+                    realism: Realism = USUAL_REALISM) -> list[Path]:
     """`forgotten_claims`: the share of boards with one claim forgotten (`with_a_claim_forgotten`);
     `profile`: the box the castles are built of (sizes and heights; another box than the nominal one);
     `grey`: the greys its plastic is drawn from; `piece_shadows`: pieces shadow one another; `image_size`:
-    every photo this size (width, height), as a phone's 12 MP, its card never cut by the frame; `varied_pieces`:
-    the pieces modelled another way in each photo (`random_piece_style`); `phone_processing`: each photo through a
-    phone app's processing (`random_phone_processing`); `second_light`: a second lamp or window lights each table
-    (`random_second_light`); `srgb`: the camera encodes light as sRGB (`Scene.srgb`) — the scenes otherwise the
-    same either way."""
+    every photo this size (width, height), as a phone's 12 MP, its card never cut by the frame; `realism`: the
+    ways each photo is rendered harder than the usual (`scene.Realism`)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         board, boxes = pick_board(seed + i, profile)
         if np.random.default_rng([seed + i, 1]).random() < forgotten_claims:
             board = with_a_claim_forgotten(board, seed + i)
-        scene = random_scene(board, seed + i, profile, image_size, grey, piece_shadows, varied_pieces,
-                             phone_processing, second_light, srgb)
+        scene = random_scene(board, seed + i, profile, image_size, grey, piece_shadows, realism)
         name = f"photo-{i:03d}"
         write_photo(out, name, scene, boxes)
         written.append(out / f"{name}.jpg")
@@ -206,18 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--piece-shadows", action="store_true",
                         help="pieces shadow one another and darken at their feet, as a path tracer draws them "
                              "(the same scenes otherwise; slower)")
-    parser.add_argument("--varied-pieces", action="store_true",
-                        help="the pieces modelled another way in each photo: facets, crenellations, roofs' eaves, "
-                             "shading and gloss drawn far from the usual (the same scenes otherwise)")
-    parser.add_argument("--phone-processing", action="store_true",
-                        help="each photo through a phone app's processing: noise reduction, local tone mapping "
-                             "(HDR), saturation and sharpening halos, mild to heavy (the same scenes otherwise)")
-    parser.add_argument("--second-light", action="store_true",
-                        help="a second lamp or window lights each table from another side, casting its own shadows "
-                             "in its own colour (the same scenes otherwise)")
-    parser.add_argument("--srgb", action="store_true",
-                        help="the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): "
-                             "shading and shadows compressed by the curve (the same scenes otherwise)")
+    for option in fields(Realism):
+        parser.add_argument("--" + option.name.replace("_", "-"), action="store_true",
+                            help=option.metadata["help"] + " (the same scenes otherwise)")
     parser.add_argument("--image-size", type=int, nargs=2, metavar=("WIDTH", "HEIGHT"),
                         help="every photo this size, as a phone's 4000 3000 (default: sizes of 1 to 4 MP, bigger "
                              "where the card would be too small to read)")
@@ -236,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     photos = generate_photos(args.out / "photos", args.count, args.seed, args.forgotten_claims, profile,
                              PlasticGrey(low, high, args.plastic_tint), args.piece_shadows,
-                             tuple(args.image_size) if args.image_size else None, args.varied_pieces,
-                             args.phone_processing, args.second_light, args.srgb)
+                             tuple(args.image_size) if args.image_size else None,
+                             Realism(**{option.name: getattr(args, option.name) for option in fields(Realism)}))
     contact_sheet(photos, args.out / "contact-sheet.jpg")
     if not args.no_video:
         generate_video(args.out, args.seed + 77)

@@ -24,10 +24,6 @@ from tablesight.synthetic.phone_processing import PhoneProcessing, random_phone_
 from tablesight.synthetic.piece_styles import USUAL_STYLE, PieceStyle, random_piece_style
 from tablesight.synthetic.table import TABLE_KINDS
 
-# The ways `random_scene` renders the same scene otherwise (its keyword options), by name: what the benchmark
-# `bench_render_variants.py` reads and `variants_sheet` draws.
-SCENE_VARIANTS = {"usual": {}, "varied pieces": {"varied_pieces": True}, "phone processing": {"phone_processing": True},
-                  "second light": {"second_light": True}, "sRGB camera": {"srgb": True}}
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
 MIN_CARD_PX_PER_MM = 0.75  # an ArUco bit needs about 3 pixels to be read
 MAX_SIDE = 2600
@@ -107,6 +103,33 @@ class PlasticGrey:
 
 
 USUAL_GREY = PlasticGrey()
+
+
+@dataclass(frozen=True)
+class Realism:
+    """The ways a scene may be rendered harder than the usual, each drawn from the scene's seed when asked for
+    (the scene is otherwise the same either way). Each field's help is what `synthetic.dataset`'s switch says."""
+
+    varied_pieces: bool = field(default=False, metadata={"help": (
+        "the pieces modelled another way in each photo: facets, crenellations, roofs' eaves, shading and gloss "
+        "drawn far from the usual (`random_piece_style`)")})
+    phone_processing: bool = field(default=False, metadata={"help": (
+        "each photo through a phone app's processing: noise reduction, local tone mapping (HDR), saturation and "
+        "sharpening halos, mild to heavy (`random_phone_processing`)")})
+    second_light: bool = field(default=False, metadata={"help": (
+        "a second lamp or window lights each table from another side, casting its own shadows in its own colour "
+        "(`random_second_light`)")})
+    srgb: bool = field(default=False, metadata={"help": (
+        "the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): shading and "
+        "shadows compressed by the curve (`Scene.srgb`)")})
+
+
+USUAL_REALISM = Realism()
+# The ways `random_scene` renders the same scene otherwise, by name: what the benchmark `bench_render_variants.py`
+# reads and `variants_sheet` draws.
+SCENE_VARIANTS = {"usual": USUAL_REALISM, "varied pieces": Realism(varied_pieces=True),
+                  "phone processing": Realism(phone_processing=True), "second light": Realism(second_light=True),
+                  "sRGB camera": Realism(srgb=True)}
 
 
 def grey_colour(rng: np.random.Generator, grey: PlasticGrey = USUAL_GREY) -> tuple[float, float, float]:
@@ -296,14 +319,10 @@ def random_camera(rng: np.random.Generator, scene_points: np.ndarray, tall_point
 
 def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
                  image_size: tuple[int, int] | None = None, grey: PlasticGrey = USUAL_GREY,
-                 piece_shadows: bool = False, varied_pieces: bool = False, phone_processing: bool = False,
-                 second_light: bool = False, srgb: bool = False) -> Scene:
+                 piece_shadows: bool = False, realism: Realism = USUAL_REALISM) -> Scene:
     """A full random scene around `board` (in simulator coordinates), reproducible from `seed`; `grey`: the
-    greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `varied_pieces`:
-    whether the pieces are modelled another way (`random_piece_style`); `phone_processing`: whether the photo
-    goes through a phone app's processing (`random_phone_processing`); `second_light`: whether a second lamp or
-    window lights the table too (`random_second_light`); `srgb`: whether the camera encodes light as sRGB
-    (`Scene.srgb`) — the same scene otherwise, either way."""
+    greys the plastic is drawn from; `piece_shadows`: whether pieces shadow one another; `realism`: the ways
+    it is rendered harder than the usual — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
     placed, keep_angles = place_castle(board, rng)
@@ -332,11 +351,11 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
         "cropped_card": bool(crop_card),
     }
     second, second_kind = None, ""
-    if second_light:
+    if realism.second_light:
         lighting, second, second_kind = random_second_light(np.random.default_rng([seed, 5]), lighting)
     return Scene(seed, placed, keep_angles, profile, grey_colour(rng, grey), colours, clutter, pose, lighting,
                  light_kind, str(rng.choice(TABLE_KINDS)), float(rng.uniform(215, 250)),
                  float(rng.uniform(12, 45)), effects, piece_shadows,
-                 random_piece_style(np.random.default_rng([seed, 3])) if varied_pieces else USUAL_STYLE,
-                 random_phone_processing(np.random.default_rng([seed, 4])) if phone_processing else None,
-                 second, second_kind, srgb)
+                 random_piece_style(np.random.default_rng([seed, 3])) if realism.varied_pieces else USUAL_STYLE,
+                 random_phone_processing(np.random.default_rng([seed, 4])) if realism.phone_processing else None,
+                 second, second_kind, realism.srgb)

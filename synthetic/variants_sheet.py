@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     board, _ = pick_board(args.seed)
     tiles = []
     for label, options in SCENE_VARIANTS.items():
-        scene = random_scene(board, args.seed, **options)
+        scene = random_scene(board, args.seed, realism=options)
         tile = cv2.resize(castle_crop(render(scene), scene), (TILE, TILE), interpolation=cv2.INTER_AREA)
         cv2.rectangle(tile, (0, 0), (TILE, 26), (255, 255, 255), cv2.FILLED)
         cv2.putText(tile, label, (6, 19), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
