@@ -982,16 +982,39 @@ def test_a_piece_smaller_than_a_keep_outside_every_courtyard_is_left_out_but_not
     from tablesight.vision.castellan.towers import TowerReading
     from tablesight.vision.castellan.walls import WallReading
 
-    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0)]
+    # A square courtyard, and a long wall running on from its corner to a sixth tower: the castle's outline
+    # (the towers' hull) takes in a triangle beside the courtyard that no courtyard covers.
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0), (192.0, 0.0)]
     towers = [TowerReading(x, y, 12.0) for x, y in corners]
-    walls = [WallReading("short", i, (i + 1) % 4, None, 1.0) for i in range(4)]
+    walls = [WallReading("short", i, (i + 1) % 4, None, 1.0) for i in range(4)] + [WallReading("long", 1, 4, None, 1.0)]
     claim = KeepReading("red", 32.0, 32.0, False, True, 32.0, area_share=0.5)  # partly hidden: still a claim
-    die = KeepReading("yellow", 120.0, 30.0, False, True, 32.0, area_share=0.5)
-    reserve = KeepReading("blue", 130.0, -40.0, False, True, 32.0, area_share=1.2)  # keep-sized: warned of
-    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, die, reserve])
-    CastellanReader()._leave_out_small_keeps_claiming_nothing(reading)
-    assert reading.keeps == [claim, reserve]
+    die = KeepReading("yellow", 100.0, 20.0, False, True, 32.0, area_share=0.5)
+    unplaced = KeepReading("green", 90.0, 15.0, False, True, 32.0, area_share=1.2)  # keep-sized, within: warned of
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, die, unplaced])
+    CastellanReader()._leave_out_keeps_claiming_nothing(reading)
+    assert reading.keeps == [claim, unplaced]
     assert reading.stranded == 1 and "smaller than a keep" in reading.notes[-1]
+
+
+def test_a_keep_sized_piece_beyond_the_castles_towers_is_left_out_as_clutter_or_a_reserve():
+    """A cup or a player's reserve keep lying by the castle, keep-sized and keep-coloured, outside the towers'
+    hull: no courtyard can be there whatever walls are missed, so it is left out (and said), not a player
+    scoring 0. An open wall's free end counts as a corner: a keep in the courtyard it would close stays."""
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0)]  # the fourth corner's tower missed: its walls read open
+    towers = [TowerReading(x, y, 12.0) for x, y in corners]
+    walls = [WallReading("short", 0, 1, None, 1.0), WallReading("short", 1, 2, None, 1.0),
+             WallReading("short", 2, None, (0.0, 64.0), 1.0), WallReading("short", 0, None, (0.0, 64.0), 1.0)]
+    claim = KeepReading("red", 15.0, 50.0, False, True, 32.0, area_share=1.2)  # beyond the three towers' hull
+    cup = KeepReading("blue", 130.0, -40.0, False, True, 32.0, area_share=1.3)
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, cup])
+    CastellanReader()._leave_out_keeps_claiming_nothing(reading)
+    assert reading.keeps == [claim]
+    assert reading.stranded == 1 and "beyond the castle's towers" in reading.notes[-1]
 
 
 def test_a_patch_smaller_than_a_keep_in_a_courtyard_another_colours_keep_claims_is_left_out():
@@ -1009,7 +1032,7 @@ def test_a_patch_smaller_than_a_keep_in_a_courtyard_another_colours_keep_claims_
     hidden = KeepReading("blue", 84.0, 32.0, False, True, 32.0, area_share=0.5)  # partly hidden keeps ...
     beside = KeepReading("yellow", 108.0, 32.0, False, True, 32.0, area_share=0.5)  # ... neither seen whole
     reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, felt, hidden, beside])
-    CastellanReader()._leave_out_small_keeps_claiming_nothing(reading)
+    CastellanReader()._leave_out_keeps_claiming_nothing(reading)
     assert reading.keeps == [claim, hidden, beside]
     assert reading.stranded == 1 and "another colour's keep claims" in reading.notes[-1]
 

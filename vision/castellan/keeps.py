@@ -645,3 +645,18 @@ def keeps_on_the_castle(keeps: list[KeepReading], solid: np.ndarray, region: Reg
         if len(xs) and np.hypot(xs + x0 - x, ys + y0 - y).min() <= r:
             kept.append(k)
     return kept
+
+
+def beyond_the_castle(keeps: Sequence[KeepReading], corners: Sequence[tuple[float, float]],
+                      margin_mm: float) -> set[int]:
+    """The keeps (indices) whose centres lie more than `margin_mm` outside the convex hull of the castle's
+    `corners` (its towers, and the open wall ends where towers would stand). Every courtyard is closed by walls
+    between towers, so lies within that hull: a keep-coloured piece beyond it claims nothing however the walls
+    are read. The margin allows for a corner tower and its walls missed."""
+    centres = np.array(corners, np.float32).reshape(-1, 2)
+    if len(centres) < 3:
+        return set()
+    hull = cv2.convexHull(centres)
+    if cv2.contourArea(hull) <= 0:
+        return set()
+    return {i for i, k in enumerate(keeps) if cv2.pointPolygonTest(hull, (float(k.x), float(k.y)), True) < -margin_mm}

@@ -39,6 +39,7 @@ from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
+    beyond_the_castle,
     decide_doubles,
     find_keeps,
     keep_planes,
@@ -412,7 +413,7 @@ class CastellanReader:
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
-            self._leave_out_small_keeps_claiming_nothing(reading)
+            self._leave_out_keeps_claiming_nothing(reading)
             reading.board = self._board(reading)
         return reading
 
@@ -429,12 +430,14 @@ class CastellanReader:
                 f"card: check that the card's squares measure {SQUARE_MM:.1f} mm (print it at 100 %, actual "
                 f"size), or measure your own pieces once (tablesight calibrate pieces)"]
 
-    def _leave_out_small_keeps_claiming_nothing(self, reading: PhotoReading) -> None:
-        """Keep-coloured pieces smaller than a keep (SMALL_KEEP_AREA_SHARE) where no claim of theirs can be are
-        left out, and the notes say so: outside every courtyard (a keep stands in the courtyard it claims; a
-        die by the castle carves much like a keep seen from above but is smaller), or in a courtyard a keep
-        of another colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a
-        patch of the table's pattern seen between the walls is the likelier reading)."""
+    def _leave_out_keeps_claiming_nothing(self, reading: PhotoReading) -> None:
+        """Keep-coloured pieces where no claim of theirs can be are left out, and the notes say so: any lying
+        beyond the castle's outline (a courtyard lies within its towers, so a cup or a player's reserve beside
+        the castle cannot claim one, even with a wall or a tower missed); those smaller than a keep
+        (SMALL_KEEP_AREA_SHARE) outside every courtyard (a keep stands in the courtyard it claims; a die by the
+        castle carves much like a keep seen from above but is smaller), or in a courtyard a keep of another
+        colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a patch of the
+        table's pattern seen between the walls is the likelier reading)."""
         report = score_board(self._board(reading), self.profile.dimensions)
         index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
@@ -445,13 +448,18 @@ class CastellanReader:
             return any(other.color != reading.keeps[i].color and index_of[id(other)] not in small
                        for other in yard_of[i].keeps)
 
-        outside = {i for i in small if i not in yard_of}
+        corners = [t.position for t in reading.towers] + [w.open_point for w in reading.walls if w.open_point]
+        beyond = beyond_the_castle(reading.keeps, corners, self.profile.dimensions.keep_side)
+        outside = {i for i in small if i not in yard_of} - beyond
         in_claimed = {i for i in small if i in yard_of and claimed_by_another_colour(i)}
-        if not outside and not in_claimed:
+        left_out = beyond | outside | in_claimed
+        if not left_out:
             return
-        left_out = outside | in_claimed
         reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in left_out]
         reading.stranded += len(left_out)
+        if beyond:
+            reading.notes.append(f"left out {len(beyond)} keep-coloured piece(s) lying beyond the castle's towers, "
+                                 f"where no courtyard can be (a reserve or clutter, not a claim)")
         if outside:
             reading.notes.append(f"left out {len(outside)} keep-coloured piece(s) smaller than a keep standing "
                                  f"outside every courtyard (a die or clutter, not a claim)")
