@@ -105,23 +105,25 @@ class PlasticGrey:
 USUAL_GREY = PlasticGrey()
 
 
+def _switch(help_text: str):
+    """A realism option: off unless asked for; `help_text` is what `synthetic.dataset`'s switch for it says."""
+    return field(default=False, metadata={"help": help_text})
+
+
 @dataclass(frozen=True)
 class Realism:
     """The ways a scene may be rendered harder than the usual, each drawn from the scene's seed when asked for
-    (the scene is otherwise the same either way). Each field's help is what `synthetic.dataset`'s switch says."""
+    (the scene is otherwise the same either way)."""
 
-    varied_pieces: bool = field(default=False, metadata={"help": (
-        "the pieces modelled another way in each photo: facets, crenellations, roofs' eaves, shading and gloss "
-        "drawn far from the usual (`random_piece_style`)")})
-    phone_processing: bool = field(default=False, metadata={"help": (
-        "each photo through a phone app's processing: noise reduction, local tone mapping (HDR), saturation and "
-        "sharpening halos, mild to heavy (`random_phone_processing`)")})
-    second_light: bool = field(default=False, metadata={"help": (
-        "a second lamp or window lights each table from another side, casting its own shadows in its own colour "
-        "(`random_second_light`)")})
-    srgb: bool = field(default=False, metadata={"help": (
-        "the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): shading and "
-        "shadows compressed by the curve (`Scene.srgb`)")})
+    varied_pieces: bool = _switch("the pieces modelled another way in each photo: facets, crenellations, roofs' "
+                                  "eaves, shading and gloss drawn far from the usual (`random_piece_style`)")
+    phone_processing: bool = _switch("each photo through a phone app's processing: noise reduction, local tone "
+                                     "mapping (HDR), saturation and sharpening halos, mild to heavy "
+                                     "(`random_phone_processing`)")
+    second_light: bool = _switch("a second lamp or window lights each table from another side, casting its own "
+                                 "shadows in its own colour (`random_second_light`)")
+    srgb: bool = _switch("the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): "
+                         "shading and shadows compressed by the curve (`Scene.srgb`)")
 
 
 USUAL_REALISM = Realism()
