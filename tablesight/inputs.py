@@ -48,6 +48,10 @@ def read_json(path: Path) -> Any:
         raise UnreadableInput(f"{path} is not a text file: neither board JSON nor a photo tablesight can read "
                              f"(JPEG, PNG or HEIC).") from None
     except json.JSONDecodeError as exc:
+        if path.suffix.lower() != ".json" and data.lstrip()[:1] not in (b"{", b"["):
+            # A log, a note, a CSV: where the JSON went wrong is no help to whoever passed it.
+            raise UnreadableInput(f"{path} is neither a photo tablesight can read (JPEG, PNG or HEIC) nor a board "
+                                  f"file (JSON).") from None
         raise UnreadableInput(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
     except RecursionError:

@@ -47,6 +47,19 @@ def test_bad_board_files_get_one_sentence(tmp_path, capsys, content, code, fragm
     assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
 
 
+@pytest.mark.parametrize("name, content, fragment", [
+    ("game.log", b"12:01 red placed a tower\n", "neither a photo tablesight can read"),
+    ("scores.csv", b"red,4\nblue,8\n", "neither a photo tablesight can read"),
+    ("board.txt", b'{"towers": [', "is not valid JSON (line 1"),  # JSON by its look: where it breaks helps
+])
+def test_a_file_neither_photo_nor_board_says_so(tmp_path, capsys, name, content, fragment):
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert main(["score", str(path)]) == 3
+    captured = capsys.readouterr()
+    assert fragment in captured.err and captured.err.count("\n") == 1 and captured.out == ""
+
+
 def test_huge_file_is_refused_before_reading(tmp_path, capsys):
     path = tmp_path / "big.json"
     with path.open("wb") as f:
