@@ -424,6 +424,26 @@ def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
     assert math.dist(opened[0].open_point, (164 + 128 * math.cos(turn), 100 + 128 * math.sin(turn))) < 4
 
 
+def test_an_open_wall_through_a_tower_read_off_its_place_is_the_wall_to_that_tower():
+    """A tower read 13 mm beyond a short span from its neighbour (a keep beside it moved it), its wall carried on by
+    the next one along: the run from the neighbour's socket was read as an open long wall through the tower (C1:
+    walls only join towers). It is the wall to that tower; an open wall passing beside a tower stays as it was, and
+    one through a tower its tower is already joined to goes."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, open_walls_through_towers
+
+    towers = [TowerReading(100.0, 150.0, 12.0), TowerReading(177.0, 154.0, 12.0), TowerReading(100.0, 60.0, 12.0),
+              TowerReading(164.0, 85.0, 12.0)]
+    through = WallReading("long", 0, None, (228.0, 150.0), 1.0)
+    beside = WallReading("long", 2, None, (228.0, 60.0), 1.0)  # the tower at (164, 85) stands 25 mm off its axis
+    walls, joined = open_walls_through_towers(towers, [through, beside], DIMS)
+    assert walls[0].kind == "short" and (walls[0].start, walls[0].end) == (0, 1) and walls[0].open_point is None
+    assert walls[1] == beside and joined == [0]
+    already = WallReading("short", 0, 1, None, 1.0)
+    walls, joined = open_walls_through_towers(towers, [already, through], DIMS)
+    assert walls == [already] and joined == []
+
+
 def test_an_open_long_wall_broken_near_its_tower_is_read_across_the_break_but_not_across_a_tower_gap():
     """A merlon's shade or a shadow's edge can break an open wall's carved solid just out of its socket: read
     again once the look is kept, the run is taken across breaks up to a third of a tower's width (the gap

@@ -77,6 +77,7 @@ from tablesight.vision.castellan.walls import (
     meeting_distance,
     merged_walls,
     open_walls_at_free_sockets,
+    open_walls_through_towers,
     settled_towers,
     split_at_towers_in_runs,
     walls_behind_keeps,
@@ -157,6 +158,7 @@ class CastellanReader:
             self._walls_behind_keeps_left(reading)
             self._thin_towers_as_long_walls(reading)
             self._open_walls_across_breaks(reading)
+            self._open_walls_through_towers(reading)
         if reading.view is not None and reading.look is not None:
             with _timed(reading.timings_ms, "keeps"):
                 reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
@@ -896,6 +898,23 @@ class CastellanReader:
         if added:
             reading.walls.extend(added)
             reading.board = self._board(reading)
+
+    def _open_walls_through_towers(self, reading: PhotoReading) -> None:
+        """Open walls running through another tower read as the walls to it (`open_walls_through_towers`), each
+        named in the notes. Once the look is kept: the walls joining two towers weigh in the lens's fit, and one
+        to a tower read a little off its place would pull it."""
+        if reading.board is None:
+            return
+        walls, joined = open_walls_through_towers(reading.towers, reading.walls, self.profile.dimensions)
+        if len(walls) == len(reading.walls) and not joined:
+            return
+        reading.walls = walls
+        for index in joined:
+            a, b = reading.towers[walls[index].start], reading.towers[walls[index].end]
+            reading.notes.append(f"an open wall from ({a.x:.0f}, {a.y:.0f}) mm ran through the tower at ({b.x:.0f}, "
+                                 f"{b.y:.0f}) mm (walls only join towers): read as the {walls[index].kind} wall to it "
+                                 f"— check it")
+        reading.board = self._board(reading)
 
     def _walls_hidden(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
                       reading: PhotoReading) -> list[WallReading]:

@@ -206,6 +206,53 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
 
 
+def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReading],
+                               dims: PieceDimensions) -> tuple[list[WallReading], list[int]]:
+    """The walls, each open wall whose body passes through another tower read (within a tower's radius and half a
+    wall's thickness of its axis, short of where its own missing tower would stand) taken as the wall to that
+    tower: a wall's body cannot pass a tower's (C1), so the run was a wall to a tower read a little off the span
+    or the axis, carried on by what lies beyond it. Dropped where a wall already joins the two, or where the
+    tower stands nearer than a short wall allows. With the indices (in the result) of the walls so joined."""
+    positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
+    joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
+    short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
+    result, changed = [], []
+    for wall in walls:
+        if wall.end is not None:
+            result.append(wall)
+            continue
+        origin = positions[wall.start]
+        reach = float(np.linalg.norm(np.asarray(wall.open_point) - origin))
+        tower = _tower_across(positions, origin, (np.asarray(wall.open_point) - origin) / max(reach, 1e-9),
+                              reach - dims.tower_radius, wall.start, dims)
+        if tower is None:
+            result.append(wall)
+            continue
+        span = float(np.linalg.norm(positions[tower] - origin))
+        if frozenset((wall.start, tower)) in joined or span < 0.75 * short:
+            continue
+        joined.add(frozenset((wall.start, tower)))
+        changed.append(len(result))
+        result.append(replace(wall, kind="short" if span < (short + long_) / 2 else "long", end=tower, open_point=None))
+    return result, changed
+
+
+def _tower_across(positions: np.ndarray, origin, direction, reach: float, start: int,
+                  dims: PieceDimensions) -> int | None:
+    """The nearest tower (other than `start`, at `origin`) standing on a wall's axis from `origin` along
+    `direction`, less than `reach` mm out: within a tower's radius and half a wall's thickness of the axis."""
+    offsets = positions - origin
+    along = offsets @ direction
+    across = np.abs(offsets @ np.array([-direction[1], direction[0]]))
+    inside = ((along > dims.tower_radius) & (along < reach)
+              & (across < IN_RUN_ACROSS * (dims.tower_radius + dims.wall_thickness / 2)))
+    inside[start] = False
+    if not inside.any():
+        return None
+    candidates = np.flatnonzero(inside)
+    return int(candidates[np.argmin(along[candidates])])
+
+
 def _tower_in_run(positions: np.ndarray, origin, direction, span: float, ends: tuple[int, int],
                   dims: PieceDimensions) -> int | None:
     """The tower standing in the middle of a long wall's run from `origin`, if one does: a tower's body
