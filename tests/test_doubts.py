@@ -63,6 +63,15 @@ def test_a_wall_inferred_behind_a_keep_may_be_absent():
     assert doubt.scores_otherwise == {"red": 0, "blue": 0}
 
 
+def test_a_wall_read_from_an_open_run_through_a_tower_may_be_absent():
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")])
+    reading.walls[1] = WallReading("short", 1, 2, None, 1.0, through_tower=True)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.otherwise) == ("wall", "w2", "absent")
+    assert "open wall's run through a tower" in doubt.read
+    assert doubt.scores_otherwise == {"red": 0, "blue": 0}
+
+
 def test_doubts_that_change_a_score_come_first_and_certain_pieces_are_no_doubt():
     keeps = [_keep(SPAN / 2), _keep(300.0, certain=False, colour="blue"), _keep(1.5 * SPAN, certain=False)]
     reading, board = _reading(keeps)

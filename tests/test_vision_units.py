@@ -438,6 +438,7 @@ def test_an_open_wall_through_a_tower_read_off_its_place_is_the_wall_to_that_tow
     beside = WallReading("long", 2, None, (228.0, 60.0), 1.0)  # the tower at (164, 85) stands 25 mm off its axis
     walls, joined = open_walls_through_towers(towers, [through, beside], DIMS)
     assert walls[0].kind == "short" and (walls[0].start, walls[0].end) == (0, 1) and walls[0].open_point is None
+    assert walls[0].through_tower and not walls[1].through_tower  # a doubt: `find_doubts` lists it
     assert walls[1] == beside and joined == [0]
     already = WallReading("short", 0, 1, None, 1.0)
     walls, joined = open_walls_through_towers(towers, [already, through], DIMS)

@@ -38,7 +38,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
     towers = board.tower_map()
     guessed = {frozenset(((round(reading.towers[w.start].x, 1), round(reading.towers[w.start].y, 1)),
                           (round(reading.towers[w.end].x, 1), round(reading.towers[w.end].y, 1))))
-               for w in reading.walls if w.inferred or w.through_thin_tower}
+               for w in reading.walls if w.inferred or w.through_thin_tower or w.through_tower}
     inferred_walls = []  # their midpoints, marked once the keeps in front of them are drawn
     for wall in board.walls:
         a, b = board.wall_endpoints(wall, towers)
@@ -46,7 +46,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         cv2.line(out, _pt(pts[0]), _pt(pts[1]), WALL_BGR, 2 * scale if wall.kind == "long" else scale, cv2.LINE_AA)
         if wall.ends[1] is None:
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
-        if frozenset((tuple(a), tuple(b))) in guessed:  # inferred behind a keep, or through a thin tower: check it
+        if frozenset((tuple(a), tuple(b))) in guessed:  # inferred (behind a keep, thin tower, run through a tower)
             inferred_walls.append(pts.mean(axis=0))
     # Towers inferred behind a keep, or read in a long wall's run by their height alone: check them by eye.
     inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred or t.in_run}

@@ -3,10 +3,11 @@
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
 double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
 hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, a tower read
-in a long wall's run (by its height alone) may be that wall's middle, and a long wall read where a thin
-tower stood (`thin_towers`) may be that tower and two short walls. The reader marks them; here the
-board is scored the other way round for each, so a player or an organiser knows which few pieces to
-look at on the table, and which of them would change a score.
+in a long wall's run (by its height alone) may be that wall's middle, a long wall read where a thin
+tower stood (`thin_towers`) may be that tower and two short walls, and a wall read to a tower an open
+wall's run passed through (`walls.open_walls_through_towers`) may not be there. The reader marks them;
+here the board is scored the other way round for each, so a player or an organiser knows which few
+pieces to look at on the table, and which of them would change a score.
 """
 
 from __future__ import annotations
@@ -86,13 +87,14 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             found.append(doubt("tower", tower.id, tower.position, "tower in a long wall's run",
                                "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
-        if not (wall.inferred or wall.through_thin_tower):
+        if not (wall.inferred or wall.through_thin_tower or wall.through_tower):
             continue
         a, b = board.wall_endpoints(board.walls[i])
         middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        if wall.inferred:
+        if wall.inferred or wall.through_tower:
             walls = board.walls[:i] + board.walls[i + 1:]
-            found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall hidden behind a keep", "absent",
+            read = "hidden behind a keep" if wall.inferred else "read from an open wall's run through a tower"
+            found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall {read}", "absent",
                                replace(board, walls=walls)))
         else:
             found.append(doubt("wall", board.walls[i].id, middle, "long wall read where a thin tower stood",

@@ -906,9 +906,13 @@ class CastellanReader:
         if reading.board is None:
             return
         walls, joined = open_walls_through_towers(reading.towers, reading.walls, self.profile.dimensions)
-        if len(walls) == len(reading.walls) and not joined:
+        dropped = len(reading.walls) - len(walls)
+        if not dropped and not joined:
             return
         reading.walls = walls
+        if dropped:
+            reading.notes.append(f"left out {dropped} open wall(s) running through a tower already joined to their "
+                                 f"own, or standing too near it for a wall between (walls only join towers)")
         for index in joined:
             a, b = reading.towers[walls[index].start], reading.towers[walls[index].end]
             reading.notes.append(f"an open wall from ({a.x:.0f}, {a.y:.0f}) mm ran through the tower at ({b.x:.0f}, "

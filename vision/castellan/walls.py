@@ -44,6 +44,7 @@ class WallReading:
     filled: float  # share of the body seen solid
     inferred: bool = False  # hidden behind a keep: not seen but inferred: check it
     through_thin_tower: bool = False  # a long wall read where a thin tower stood between two short walls: check it
+    through_tower: bool = False  # read first as an open wall whose body ran through the tower it reaches: check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
@@ -233,7 +234,8 @@ def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReadin
             continue
         joined.add(frozenset((wall.start, tower)))
         changed.append(len(result))
-        result.append(replace(wall, kind="short" if span < (short + long_) / 2 else "long", end=tower, open_point=None))
+        result.append(replace(wall, kind="short" if span < (short + long_) / 2 else "long", end=tower, open_point=None,
+                              through_tower=True))
     return result, changed
 
 
