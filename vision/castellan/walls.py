@@ -242,36 +242,39 @@ def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReadin
 def _tower_across(positions: np.ndarray, origin, direction, reach: float, start: int,
                   dims: PieceDimensions) -> int | None:
     """The nearest tower (other than `start`, at `origin`) standing on a wall's axis from `origin` along
-    `direction`, less than `reach` mm out: within a tower's radius and half a wall's thickness of the axis."""
-    offsets = positions - origin
-    along = offsets @ direction
-    across = np.abs(offsets @ np.array([-direction[1], direction[0]]))
-    inside = ((along > dims.tower_radius) & (along < reach)
-              & (across < IN_RUN_ACROSS * (dims.tower_radius + dims.wall_thickness / 2)))
-    inside[start] = False
-    if not inside.any():
-        return None
-    candidates = np.flatnonzero(inside)
-    return int(candidates[np.argmin(along[candidates])])
+    `direction`, less than `reach` mm out (`_astride`)."""
+    along, astride = _astride(positions, origin, direction, dims)
+    return _nearest(astride & (along > dims.tower_radius) & (along < reach), along, (start,))
 
 
 def _tower_in_run(positions: np.ndarray, origin, direction, span: float, ends: tuple[int, int],
                   dims: PieceDimensions) -> int | None:
     """The tower standing in the middle of a long wall's run from `origin`, if one does: a tower's body
-    cannot stand where a wall's is, so one read within a tower's radius and half a wall's thickness of
-    the run's axis near its middle is the tower between two short walls, read off its place (a keep's
-    colour or a shadow beside it moves it a centimetre or two, and the short walls' spans then look
-    wrong). None if no tower stands there."""
+    cannot stand where a wall's is, so one read astride the run's axis (`_astride`) near its middle is the
+    tower between two short walls, read off its place (a keep's colour or a shadow beside it moves it a
+    centimetre or two, and the short walls' spans then look wrong). None if no tower stands there."""
+    along, astride = _astride(positions, origin, direction, dims)
+    off_middle = np.abs(along - span / 2)
+    return _nearest(astride & (off_middle < IN_RUN_ALONG * dims.centre_spacing("short")), off_middle, ends)
+
+
+def _astride(positions: np.ndarray, origin, direction, dims: PieceDimensions) -> tuple[np.ndarray, np.ndarray]:
+    """How far (mm) along a wall's axis from `origin` each tower stands, and whether it stands astride the axis:
+    within a tower's radius and half a wall's thickness of it (IN_RUN_ACROSS), where the wall's body would pass
+    through the tower's."""
     offsets = positions - origin
-    along = offsets @ direction
     across = np.abs(offsets @ np.array([-direction[1], direction[0]]))
-    inside = ((np.abs(along - span / 2) < IN_RUN_ALONG * dims.centre_spacing("short"))
-              & (across < IN_RUN_ACROSS * (dims.tower_radius + dims.wall_thickness / 2)))
-    inside[list(ends)] = False
-    if not inside.any():
+    return offsets @ direction, across < IN_RUN_ACROSS * (dims.tower_radius + dims.wall_thickness / 2)
+
+
+def _nearest(candidates: np.ndarray, distance: np.ndarray, excluded) -> int | None:
+    """The index of the candidate (a mask) least `distance` away, leaving out the `excluded` indices; None if none."""
+    candidates = candidates.copy()
+    candidates[list(excluded)] = False
+    if not candidates.any():
         return None
-    candidates = np.flatnonzero(inside)
-    return int(candidates[np.argmin(np.abs(along[candidates] - span / 2))])
+    indices = np.flatnonzero(candidates)
+    return int(indices[np.argmin(distance[indices])])
 
 
 def split_at_towers_in_runs(towers: list[TowerReading], walls: list[WallReading],
