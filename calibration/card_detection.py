@@ -20,6 +20,7 @@ from tablesight.calibration.card_completion import completed_corners, held_refin
 from tablesight.calibration.card_fit import solve_pose, weighed_pose
 from tablesight.calibration.card_focus import card_edge_blur_px, is_soft, softness_kernel
 from tablesight.calibration.card_squares import find_card_by_squares
+from tablesight.calibration.corner_alignment import aligned_points
 from tablesight.calibration.motion_blur import MotionBlur, deblurred, motion_blur
 
 MIN_CORNERS = 6
@@ -172,6 +173,7 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
                                             MotionBlur | None, float | None] | None:
     """As `find_card_points`, with the motion blur taken out of the photo to find them (None if none was),
     and, for a soft photo read sharpened, how far its card's edges spread (σ px; None if sharp enough)."""
+    photo = grey
     found = _detect_any_way(grey)
     if found is None:
         return None
@@ -189,12 +191,17 @@ def _card_points(grey: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray, np.nda
     window = int(np.clip(square_px / 10, 2, 10))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.005)
     refined = cv2.cornerSubPix(grey, pixels.reshape(-1, 1, 2).copy(), (window, window), (-1, -1), criteria)
+    # Then each placed by the card's drawing around it, which every edge nearby helps place (`corner_alignment`),
+    # on the photo as taken: a blur spreads edges alike on every side, while taking it out rings around them.
+    table = board_object_points()[ids, :2]
+    refined = aligned_points(photo, table, refined.reshape(-1, 2).astype(np.float64))
     if len(markers):
         # Marker corners found on a reduced copy are refined at full resolution too.
         small_window = int(np.clip(square_px / 12, 2, 8))
         markers = cv2.cornerSubPix(grey, markers.reshape(-1, 1, 2).astype(np.float32).copy(),
                                    (small_window, small_window), (-1, -1), criteria).reshape(-1, 2)
-    return (refined.reshape(-1, 2).astype(np.float64), ids, markers.astype(np.float64), marker_table), blur, \
+        markers = aligned_points(photo, marker_table, markers.astype(np.float64), placed_by=(table, refined))
+    return (refined, ids, markers.astype(np.float64), marker_table), blur, \
         edge_blur
 
 
