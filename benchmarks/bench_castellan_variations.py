@@ -1,7 +1,8 @@
 """How Castellan photo reading holds up when the sample photos are taken differently: darker, under a
 warm cast, at half the resolution, softer (defocus), compressed (heavily, or as a webcam's stream), in
 a webcam's video range (16-235), shaken (motion blur), or processed as phones and webcams do (contrast
-raised, sharpened, grainy). Truth positions are on the table, so they hold for
+raised, sharpened, grainy, a vivid tone curve), at a webcam's 720p, or through a lens with colour fringes
+(lateral chromatic aberration). Truth positions are on the table, so they hold for
 every variation.
 
 Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N] [--only NAME…]
@@ -29,6 +30,34 @@ def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
+def _at_720p(image: np.ndarray) -> np.ndarray:
+    """A webcam's 720p: the shorter side 720 px."""
+    scale = 720 / min(image.shape[:2])
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+
+
+def _colour_fringes(image: np.ndarray, share: float) -> np.ndarray:
+    """Lateral chromatic aberration: blue magnified and red shrunk by `share` about the photo's centre (at
+    0.001, a pixel apart at the corners of a 1600 × 1200 photo)."""
+    h, w = image.shape[:2]
+    out = image.copy()
+    for channel, scale in ((0, 1 + share), (2, 1 - share)):
+        warp = cv2.getRotationMatrix2D((w / 2, h / 2), 0, scale)
+        out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out
+
+
+def _phone_tone_curve(image: np.ndarray) -> np.ndarray:
+    """A phone's vivid look: an S-shaped tone curve on each channel, stretched to the full range, and 30 %
+    more saturation."""
+    x = image.astype(np.float32) / 255
+    curved = 1 / (1 + np.exp(-6 * (x - 0.5)))
+    curved = (curved - curved.min()) / max(float(curved.max() - curved.min()), 1e-6)
+    hsv = cv2.cvtColor((curved * 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * 1.3, 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
 VARIATIONS = {
     "as taken": lambda im: im,
     "darker": lambda im: np.clip(im.astype(np.float32) * 0.6, 0, 255).astype(np.uint8),
@@ -42,6 +71,10 @@ VARIATIONS = {
     "contrast": lambda im: np.clip((im.astype(np.float32) - 128) * 1.35 + 128, 0, 255).astype(np.uint8),
     "sharpened": lambda im: cv2.addWeighted(im, 2.0, cv2.GaussianBlur(im, (0, 0), 1.5), -1.0, 0),
     "grainy": lambda im: np.clip(im + np.random.default_rng(0).normal(0, 6, im.shape), 0, 255).astype(np.uint8),
+    "720p": _at_720p,
+    "fringes 0.1%": lambda im: _colour_fringes(im, 0.001),
+    "fringes 0.3%": lambda im: _colour_fringes(im, 0.003),
+    "tone curve": _phone_tone_curve,
 }
 
 
@@ -70,7 +103,7 @@ def main(argv: list[str]) -> int:
             got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
             exact += got == truth_doc["report"]["scores"]
         cells = [f"{ratio(c['tp'], c['fp']):.2f}/{ratio(c['tp'], c['fn']):.2f}" for c in summed(per_photo).values()]
-        print(f"{name:<11} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
+        print(f"{name:<13} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
     return 0
 
 
