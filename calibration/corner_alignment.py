@@ -12,7 +12,7 @@ within most of a square of the corner places it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -33,6 +33,9 @@ SMOOTHING_PX = 3  # ECC's Gaussian on both images (odd): tolerates the photo's b
 # already (its window grows with them) and would only cost time.
 SQUARE_PX_RANGE = (8.0, 150.0)
 MAX_STRETCH = 10.0  # a local mapping this much longer one way than the other: points too close to a line to place
+# Drawings kept for the next photo (a live camera's frames share a scale and blur): a few, not one for every
+# scale a long-running server meets (each is up to a few MB).
+DRAWINGS_KEPT = 16
 
 
 @cache
@@ -68,7 +71,7 @@ class _Drawing:
         return self.image[low[1]:high[1], low[0]:high[0]], origin + (low + 0.5) / self.px_per_mm
 
 
-@cache
+@lru_cache(maxsize=DRAWINGS_KEPT)
 def _drawn(log_px_per_mm: float, blur_px: float) -> _Drawing:
     return _Drawing.drawn(float(np.exp(log_px_per_mm)), blur_px)
 
