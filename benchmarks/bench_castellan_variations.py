@@ -49,7 +49,8 @@ def _colour_fringes(image: np.ndarray, share: float) -> np.ndarray:
 
 def _phone_tone_curve(image: np.ndarray) -> np.ndarray:
     """A phone's vivid look: an S-shaped tone curve on each channel, stretched to the full range, and 30 %
-    more saturation."""
+    more saturation. Per channel on purpose: under a cast the curve bends each channel differently, which the
+    generator's `phone_processing` (a curve on brightness alone, hues kept) does not."""
     x = image.astype(np.float32) / 255
     curved = 1 / (1 + np.exp(-6 * (x - 0.5)))
     curved = (curved - curved.min()) / max(float(curved.max() - curved.min()), 1e-6)

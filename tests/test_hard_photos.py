@@ -7,6 +7,7 @@ from pathlib import Path
 from tablesight.calibration.card_detection import find_card
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.checks import midpoint
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.evaluate import compare
 from tablesight.vision.castellan.reader import CastellanReader
@@ -247,12 +248,8 @@ def test_long_walls_fattened_at_their_middle_are_not_read_as_a_thin_tower_and_tw
     assert counts["long"]["fn"] == 0
     for middle in ((-861, 659), (-753, 501)):  # the two runs' middles (table mm, the truth)
         assert all(math.dist(t.position, middle) > 20 for t in reading.board.towers)
-        assert any(w.kind == "long" and math.dist(_middle(reading.board, w), middle) < 10 for w in reading.board.walls)
-
-
-def _middle(board, wall) -> tuple[float, float]:
-    a, b = board.wall_endpoints(wall)
-    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        assert any(w.kind == "long" and math.dist(midpoint(*reading.board.wall_endpoints(w)), middle) < 10
+                   for w in reading.board.walls)
 
 
 def test_a_green_die_and_card_on_an_empty_table_are_no_castle():

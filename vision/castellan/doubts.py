@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tablesight.scoring.castellan.board import Board, Keep, Point, Tower, Wall
+from tablesight.scoring.castellan.checks import midpoint
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import PhotoReading
@@ -89,8 +90,7 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
     for i, wall in enumerate(reading.walls):
         if not (wall.inferred or wall.through_thin_tower or wall.through_tower):
             continue
-        a, b = board.wall_endpoints(board.walls[i])
-        middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        middle = midpoint(*board.wall_endpoints(board.walls[i]))
         if wall.inferred or wall.through_tower:
             walls = board.walls[:i] + board.walls[i + 1:]
             read = "hidden behind a keep" if wall.inferred else "read from an open wall's run through a tower"
