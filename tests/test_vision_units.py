@@ -928,7 +928,9 @@ def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_no
                                        (21, 0, True),
                                        (20, 10, True),  # ten rules broken: up to ten of its towers may be texture
                                        (12, 30, True),
-                                       (11, 30, False)):  # fewer than half of them is no castle however broken
+                                       (11, 30, False),  # fewer than half of them is no castle however broken
+                                       (11, 48, False),  # ... up to two misread pieces a tower
+                                       (8, 49, True)):  # more: the table's texture read, not a castle to keep
         other, other_report = _towers_only(count)
         verdict = keeps_the_pieces(other, other_report, first, first_report, first_misfits)
         assert verdict is kept, (count, first_misfits)

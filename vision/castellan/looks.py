@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 KEPT_PIECES_SHARE = 0.85  # another look must read at least this share of the first's towers and claimed courtyards
 MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of its towers misread is no castle
+# ... unless it broke so many that they take more misread pieces than a castle of its towers has walls and keeps
+# (about two a tower): then it is the table's texture read as plastic, not a castle, and need not be kept at
+# all (sample 016 with colour fringes: the plain table's noise, turned to chroma noise at the photo's edges,
+# read as 172 towers taking 482 misread pieces; the look taking shade for table read the 63 towers exact).
+MAX_FLOORED_MISFITS_PER_TOWER = 2.0
 
 
 @dataclass(frozen=True)
@@ -153,14 +158,16 @@ def keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: Ph
     breaks fewer rules only because it has less to break them with. Of the first's towers, those its
     `first_misfits` (rules broken, pieces stranded) may stand for need not be kept (a first reading with
     towers read in the table's texture breaks rules for each, and another look rightly drops them), but
-    half of them must (MIN_KEPT_TOWERS_SHARE). Of the
-    keeps, the courtyards the
-    first reading has claimed count (by one colour); keeps it read outside every courtyard or beside
-    another colour's are what another look may well lose (the table's colour in the walls' shadows read
-    as keeps), and so are keeps beyond a courtyard's one (a claim places one keep, C5)."""
+    half of them must (MIN_KEPT_TOWERS_SHARE), unless its misfits are more than MAX_FLOORED_MISFITS_PER_TOWER
+    a tower (texture read as a castle). Of the keeps, the courtyards the first reading has claimed count (by
+    one colour); keeps it read outside every courtyard or beside another colour's are what another look may
+    well lose (the table's colour in the walls' shadows read as keeps), and so are keeps beyond a courtyard's
+    one (a claim places one keep, C5)."""
+    floor = MIN_KEPT_TOWERS_SHARE * len(first.towers)
+    if first_misfits > MAX_FLOORED_MISFITS_PER_TOWER * len(first.towers):
+        floor = 0.0
     return (other_report is not None  # reading nothing breaks no rule: it lost everything
-            and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits),
-                                         MIN_KEPT_TOWERS_SHARE * len(first.towers))
+            and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits), floor)
             and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
 
 
