@@ -286,3 +286,20 @@ def test_a_plain_tables_noise_turned_to_colour_by_lens_fringes_is_not_read_as_a_
     counts, *_ = compare(_truth(SAMPLES / "photo-016.jpg"), reading.board)
     assert counts["tower"] == {"tp": 63, "fp": 0, "fn": 0}
     assert counts["long"]["fp"] == 0 and counts["short"]["fp"] == 0
+
+
+def test_a_webcams_720p_photo_is_read_at_twice_its_size():
+    """Sample 052 as a 720p webcam would send it (JPEG, 0.35 px a mm near the card): read at its own size, a tower
+    between two short walls merged into a long wall and walls went astray (towers 62 of 63, two where none).
+    Read at twice its size, its colours are told and its pieces carved between its pixels."""
+    import cv2
+
+    taken = read_photo(SAMPLES / "photo-052.jpg")
+    scale = 720 / min(taken.image.shape[:2])
+    small = cv2.resize(taken.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    reading = CastellanReader().read(small, taken.focal_35mm)
+    counts, *_ = compare(_truth(SAMPLES / "photo-052.jpg"), reading.board)
+    assert counts["tower"] == {"tp": 63, "fp": 0, "fn": 0}
+    assert counts["short"]["fp"] + counts["short"]["fn"] + counts["long"]["fp"] + counts["long"]["fn"] == 0
+    assert reading.card.pose.lens.image_size == (small.shape[1], small.shape[0])  # drawn at the photo's size
