@@ -1,0 +1,134 @@
+"""Lateral chromatic aberration (colour fringes): measured on the card's edges, taken out of the photo.
+
+A lens that bends red and blue by slightly other amounts than green images them a little larger or smaller
+about the optical axis: black-and-white edges far from the photo's centre get a red rim on one side and a
+blue one on the other, which the colour classes take for neither grey plastic nor table. The card is black
+and white, so any colour along its edges is such a fringe: a channel imaged larger by a share `s` differs
+from green by about −s · (p · ∇G) at pixel p (from the centre). The cameras' JPEG keeps colour at half
+resolution, so both sides are compared blurred, and the fit is repeated on the photo corrected by what it
+found (0.3 % fringes through a JPEG at quality 85: 86 % of them found in one round, 93 % in three).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card import card_outline_mm
+from tablesight.calibration.card_detection import CardDetection
+
+CHROMA_BLUR_PX = 2.5  # about a JPEG's halved colour resolution, blurred further by its compression
+ROUNDS = 3
+MIN_EDGE_PIXELS = 400  # fewer card-edge pixels (a card a few dozen pixels across) tell too little
+# Below this (a third of a pixel 1,000 px from the centre) a photo is left as it is: on 416 photos without
+# fringes (the samples, ten generated sets, the samples at 720p) the measure stays under 0.023 %, 0.013 % on
+# the samples; 0.1 % fringes (a pixel at a 1600 × 1200 photo's corners) measure 0.08 % through a JPEG.
+MIN_SHARE = 3e-4
+MAX_SHARE = 0.01  # beyond this the measure is something else (a coloured card, a print in colour)
+TRIM_ROUNDS, TRIM_SPREADS = 2, 3.0
+
+
+@dataclass(frozen=True)
+class ColourFringes:
+    """How much larger than green the blue and the red channel are imaged (shares about the photo's centre)."""
+
+    blue: float
+    red: float
+
+    @property
+    def worth_taking_out(self) -> bool:
+        return MIN_SHARE <= max(abs(self.blue), abs(self.red)) <= MAX_SHARE
+
+
+def measured_fringes(image: np.ndarray, card: CardDetection) -> ColourFringes | None:
+    """The photo's colour fringes measured on its card (None where the card shows too little edge), refined
+    over ROUNDS on the photo's card region corrected by the fringes found so far."""
+    crop = _card_crop(image, card)
+    if crop is None:
+        return None
+    patch, origin, inside = crop
+    centre = np.array([image.shape[1] / 2, image.shape[0] / 2])
+    total = ColourFringes(0.0, 0.0)
+    for _ in range(ROUNDS):
+        corrected = _shrunk(patch, total, centre - origin)
+        step = _fringes_in(corrected, card, centre - origin, inside)
+        if step is None:
+            return None
+        total = ColourFringes(total.blue + step.blue, total.red + step.red)
+    return total
+
+
+def without_fringes(image: np.ndarray, fringes: ColourFringes) -> np.ndarray:
+    """The photo with its blue and red channels scaled back onto green about its centre."""
+    h, w = image.shape[:2]
+    return _shrunk(image, fringes, np.array([w / 2, h / 2]))
+
+
+def _shrunk(image: np.ndarray, fringes: ColourFringes, centre: np.ndarray) -> np.ndarray:
+    out = image.copy()
+    h, w = image.shape[:2]
+    for channel, share in ((0, fringes.blue), (2, fringes.red)):
+        if share:
+            warp = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), 0, 1 / (1 + share))
+            out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), flags=cv2.INTER_LINEAR,
+                                               borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _card_crop(image: np.ndarray, card: CardDetection, pad: int = 8
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The photo around the card, the crop's top-left corner and where the card lies in it (eroded off its rim)."""
+    h, w = image.shape[:2]
+    outline = np.round(card.table_to_image(card_outline_mm())).astype(np.int32)
+    x, y, bw, bh = cv2.boundingRect(outline)
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, outline - [x0, y0], 1)
+    # The card's own edges only: the table's colours beside its rim, blurred in, would pass for fringes.
+    rim = 2 * int(np.ceil(3 * CHROMA_BLUR_PX)) + 5
+    inside = cv2.erode(inside, np.ones((rim, rim), np.uint8)) > 0
+    return image[y0:y1, x0:x1], np.array([x0, y0], float), inside
+
+
+def _fringes_in(patch: np.ndarray, card: CardDetection, centre: np.ndarray,
+                inside: np.ndarray) -> ColourFringes | None:
+    """One round's fit: each channel less green, blurred, against the blurred radial change of green (and green
+    itself and a constant, for what the card's white balance leaves), over the card's sharper edge pixels."""
+    span = np.maximum(np.asarray(card.white_bgr, np.float32) - np.asarray(card.black_bgr, np.float32), 1.0)
+    levels = (patch.astype(np.float32) - np.asarray(card.black_bgr, np.float32)) / span
+    green = np.ascontiguousarray(levels[..., 1])
+    gx = cv2.Sobel(green, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(green, cv2.CV_32F, 0, 1, ksize=3) / 8
+    ys, xs = np.mgrid[0:patch.shape[0], 0:patch.shape[1]].astype(np.float32)
+    radial = _blurred((xs - centre[0]) * gx + (ys - centre[1]) * gy)
+    on_edges = inside & (np.abs(radial) > np.percentile(np.abs(radial[inside]), 50)) if inside.any() else inside
+    if on_edges.sum() < MIN_EDGE_PIXELS:
+        return None
+    design = np.stack([radial[on_edges], _blurred(green)[on_edges], np.ones(int(on_edges.sum()), np.float32)], 1)
+    shares = []
+    for channel in (0, 2):
+        difference = _blurred(np.ascontiguousarray(levels[..., channel]) - green)[on_edges]
+        shares.append(-_trimmed_fit(design, difference))  # imaged larger by s: the channel less green is −s · (p · ∇G)
+    return ColourFringes(*shares)
+
+
+def _trimmed_fit(design: np.ndarray, values: np.ndarray) -> float:
+    """The first coefficient of a least-squares fit refitted without the pixels it fits worst (beyond
+    TRIM_SPREADS robust spreads): the coloured edges of something lying over the card (a die, a card's
+    corner) are not fringes."""
+    kept = np.ones(len(values), bool)
+    for _ in range(TRIM_ROUNDS):
+        coefficients, *_ = np.linalg.lstsq(design[kept], values[kept], rcond=None)
+        residual = values - design @ coefficients
+        spread = 1.4826 * float(np.median(np.abs(residual[kept]))) + 1e-6
+        kept = np.abs(residual) <= TRIM_SPREADS * spread
+    coefficients, *_ = np.linalg.lstsq(design[kept], values[kept], rcond=None)
+    return float(coefficients[0])
+
+
+def _blurred(values: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(values, (0, 0), CHROMA_BLUR_PX)
