@@ -22,6 +22,7 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
+from tablesight.synthetic.effects import colour_fringes
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
@@ -39,12 +40,7 @@ def _at_720p(image: np.ndarray) -> np.ndarray:
 def _colour_fringes(image: np.ndarray, share: float) -> np.ndarray:
     """Lateral chromatic aberration: blue magnified and red shrunk by `share` about the photo's centre (at
     0.001, a pixel apart at the corners of a 1600 × 1200 photo)."""
-    h, w = image.shape[:2]
-    out = image.copy()
-    for channel, scale in ((0, 1 + share), (2, 1 - share)):
-        warp = cv2.getRotationMatrix2D((w / 2, h / 2), 0, scale)
-        out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), borderMode=cv2.BORDER_REFLECT)
-    return out
+    return colour_fringes(image, share, -share)
 
 
 def _phone_tone_curve(image: np.ndarray) -> np.ndarray:

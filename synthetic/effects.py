@@ -74,3 +74,14 @@ def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     assert ok
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def colour_fringes(image: np.ndarray, blue: float, red: float) -> np.ndarray:
+    """Lateral chromatic aberration: the blue and the red channel imaged larger by these shares (negative:
+    smaller) than green about the picture's centre (0.001: a pixel apart at a 1600 × 1200 picture's corners)."""
+    h, w = image.shape[:2]
+    out = image.copy()
+    for channel, share in ((0, blue), (2, red)):
+        warp = cv2.getRotationMatrix2D((w / 2, h / 2), 0, 1 + share)
+        out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out

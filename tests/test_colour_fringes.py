@@ -8,18 +8,14 @@ import pytest
 
 from tablesight.calibration.card_detection import find_card
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
+from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos" / "photo-016.jpg"
 
 
 def _fringed(image: np.ndarray, blue: float, red: float) -> np.ndarray:
     """Blue and red imaged larger by these shares about the photo's centre, then saved as a camera's JPEG."""
-    h, w = image.shape[:2]
-    out = image.copy()
-    for channel, share in ((0, blue), (2, red)):
-        warp = cv2.getRotationMatrix2D((w / 2, h / 2), 0, 1 + share)
-        out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), borderMode=cv2.BORDER_REFLECT)
-    return cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    return jpeg_round_trip(colour_fringes(image, blue, red), 85)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +24,7 @@ def photo() -> np.ndarray:
 
 
 def test_a_photo_without_fringes_is_left_as_it_is(photo):
-    plain = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    plain = jpeg_round_trip(photo, 85)
     fringes = measured_fringes(plain, find_card(plain))
     assert fringes is not None and not fringes.worth_taking_out
     assert abs(fringes.blue) < 1e-4 and abs(fringes.red) < 1e-4

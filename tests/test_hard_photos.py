@@ -9,6 +9,7 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.checks import midpoint
 from tablesight.scoring.castellan.report import score_board
+from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip
 from tablesight.vision.castellan.evaluate import compare
 from tablesight.vision.castellan.reader import CastellanReader
 
@@ -263,18 +264,6 @@ def test_a_green_die_and_card_on_an_empty_table_are_no_castle():
     assert reading.board is None or not reading.board.keeps
 
 
-def _with_colour_fringes(image, share: float):
-    """Lateral chromatic aberration: blue magnified and red shrunk by `share` about the photo's centre."""
-    import cv2
-
-    h, w = image.shape[:2]
-    out = image.copy()
-    for channel, scale in ((0, 1 + share), (2, 1 - share)):
-        warp = cv2.getRotationMatrix2D((w / 2, h / 2), 0, scale)
-        out[..., channel] = cv2.warpAffine(image[..., channel], warp, (w, h), borderMode=cv2.BORDER_REFLECT)
-    return out
-
-
 def test_a_plain_tables_noise_turned_to_colour_by_lens_fringes_is_not_read_as_a_castle():
     """Sample 016 through a lens with 0.1 % colour fringes (a pixel at the corners): the plain grey table's
     noise, its channels shifted apart towards the photo's edges, is chroma noise there that the table's colours
@@ -282,7 +271,7 @@ def test_a_plain_tables_noise_turned_to_colour_by_lens_fringes_is_not_read_as_a_
     pieces; the look taking shade for table reads the castle. It used to be refused for keeping fewer than half
     of the first reading's towers."""
     taken = read_photo(SAMPLES / "photo-016.jpg")
-    reading = CastellanReader().read(_with_colour_fringes(taken.image, 0.001), taken.focal_35mm)
+    reading = CastellanReader().read(colour_fringes(taken.image, 0.001, -0.001), taken.focal_35mm)
     counts, *_ = compare(_truth(SAMPLES / "photo-016.jpg"), reading.board)
     assert counts["tower"] == {"tp": 63, "fp": 0, "fn": 0}
     assert counts["long"]["fp"] == 0 and counts["short"]["fp"] == 0
@@ -297,7 +286,7 @@ def test_a_webcams_720p_photo_is_read_at_twice_its_size():
     taken = read_photo(SAMPLES / "photo-052.jpg")
     scale = 720 / min(taken.image.shape[:2])
     small = cv2.resize(taken.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    small = jpeg_round_trip(small, 85)
     reading = CastellanReader().read(small, taken.focal_35mm)
     counts, *_ = compare(_truth(SAMPLES / "photo-052.jpg"), reading.board)
     assert counts["tower"] == {"tp": 63, "fp": 0, "fn": 0}
@@ -309,12 +298,9 @@ def test_a_photo_through_a_lens_with_strong_colour_fringes_is_read_with_them_tak
     """Sample 002 through a lens imaging blue 0.3 % larger and red 0.3 % smaller than green (3 px apart at the
     photo's corners), saved as a camera's JPEG: the walls' red and blue rims were taken for neither grey nor
     table: 46 of 63 towers read (62 as taken). The fringes are measured on the card's edges and taken out before
-    reading (through the JPEG, about 85 % of them): 58, and the notes say so."""
-    import cv2
-
+    reading (through the JPEG, about 90 % of them): 58, and the notes say so."""
     taken = read_photo(SAMPLES / "photo-002.jpg")
-    fringed = _with_colour_fringes(taken.image, 0.003)
-    fringed = cv2.imdecode(cv2.imencode(".jpg", fringed, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    fringed = jpeg_round_trip(colour_fringes(taken.image, 0.003, -0.003), 85)
     reading = CastellanReader().read(fringed, taken.focal_35mm)
     counts, *_ = compare(_truth(SAMPLES / "photo-002.jpg"), reading.board)
     assert counts["tower"]["tp"] >= 56 and counts["tower"]["fp"] <= 1
