@@ -22,13 +22,9 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
-from tablesight.synthetic.effects import colour_fringes
+from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
-
-
-def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
 def _at_720p(image: np.ndarray) -> np.ndarray:
@@ -61,8 +57,8 @@ VARIATIONS = {
     "warm cast": lambda im: np.clip(im.astype(np.float32) * [0.75, 0.95, 1.15], 0, 255).astype(np.uint8),
     "half size": lambda im: cv2.resize(im, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
     "soft focus": lambda im: cv2.GaussianBlur(im, (0, 0), 1.6),
-    "JPEG q25": lambda im: _jpeg(im, 25),
-    "JPEG q50": lambda im: _jpeg(im, 50),  # a webcam's MJPEG stream
+    "JPEG q25": lambda im: jpeg_round_trip(im, 25),
+    "JPEG q50": lambda im: jpeg_round_trip(im, 50),  # a webcam's MJPEG stream
     "video range": lambda im: (im.astype(np.float32) * 219 / 255 + 16).round().astype(np.uint8),  # 16-235
     "shaken": lambda im: cv2.filter2D(im, -1, np.full((1, 7), 1 / 7, np.float32)),  # 7 px of motion blur
     "contrast": lambda im: np.clip((im.astype(np.float32) - 128) * 1.35 + 128, 0, 255).astype(np.uint8),

@@ -54,15 +54,15 @@ class ColourFringes:
 
 
 def measured_fringes(image: np.ndarray, card: CardDetection) -> ColourFringes | None:
-    """The photo's colour fringes measured on its card (None where the card shows too little edge), refined
-    over ROUNDS on the photo's card region corrected by the fringes found so far."""
+    """The photo's colour fringes measured on its card (None where the card shows too little edge, or lies near
+    the photo's centre), refined over ROUNDS on the photo's card region corrected by the fringes found so far."""
     half_diagonal = float(np.hypot(*image.shape[:2])) / 2
-    distance = np.linalg.norm(card.image_points - [image.shape[1] / 2, image.shape[0] / 2], axis=1)
+    distance = np.linalg.norm(card.image_points - _centre(image), axis=1)
     crop = _card_crop(image, card)
     if crop is None or np.median(distance) < MIN_CARD_DISTANCE_SHARE * half_diagonal:
         return None
     patch, origin, inside = crop
-    centre = np.array([image.shape[1] / 2, image.shape[0] / 2]) - origin
+    centre = _centre(image) - origin
     scale = min(1.0, MAX_CROP_SIDE / max(patch.shape[:2]))
     if scale < 1.0:  # a big card: fringes are shares of the distance from the centre, whatever the scale
         patch = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -71,23 +71,27 @@ def measured_fringes(image: np.ndarray, card: CardDetection) -> ColourFringes | 
     # The card's own edges only: the table's colours beside its rim, blurred in, would pass for fringes.
     rim = 2 * int(np.ceil(3 * CHROMA_BLUR_PX)) + 5
     inside = cv2.erode(inside, np.ones((rim, rim), np.uint8)) > 0
+    fit = _EdgeFit.of(patch, card, centre, inside)
+    if fit is None:
+        return None
     total = ColourFringes(0.0, 0.0)
     for _ in range(ROUNDS):
-        corrected = _shrunk(patch, total, centre)
-        step = _fringes_in(corrected, card, centre, inside)
-        if step is None:
-            return None
+        step = fit.fringes(_shrunk(patch, total, centre))
         total = ColourFringes(total.blue + step.blue, total.red + step.red, step.blue_error, step.red_error)
     return total
 
 
 def without_fringes(image: np.ndarray, fringes: ColourFringes) -> np.ndarray:
     """The photo with its blue and red channels scaled back onto green about its centre."""
-    h, w = image.shape[:2]
-    return _shrunk(image, fringes, np.array([w / 2, h / 2]))
+    return _shrunk(image, fringes, _centre(image))
+
+
+def _centre(image: np.ndarray) -> np.ndarray:
+    return np.array([image.shape[1] / 2, image.shape[0] / 2])
 
 
 def _shrunk(image: np.ndarray, fringes: ColourFringes, centre: np.ndarray) -> np.ndarray:
+    """The picture with blue and red scaled by 1 / (1 + their share) about `centre`; green as it is."""
     out = image.copy()
     h, w = image.shape[:2]
     for channel, share in ((0, fringes.blue), (2, fringes.red)):
@@ -112,31 +116,47 @@ def _card_crop(image: np.ndarray, card: CardDetection, pad: int = 8
     return image[y0:y1, x0:x1], np.array([x0, y0], float), inside
 
 
-def _fringes_in(patch: np.ndarray, card: CardDetection, centre: np.ndarray,
-                inside: np.ndarray) -> ColourFringes | None:
-    """One round's fit: each channel less green, blurred, against the blurred radial change of green (and green
-    itself and a constant, for what the card's white balance leaves), over the card's sharper edge pixels."""
-    span = np.maximum(np.asarray(card.white_bgr, np.float32) - np.asarray(card.black_bgr, np.float32), 1.0)
-    levels = (patch.astype(np.float32) - np.asarray(card.black_bgr, np.float32)) / span
-    green = np.ascontiguousarray(levels[..., 1])
-    gx = cv2.Sobel(green, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(green, cv2.CV_32F, 0, 1, ksize=3) / 8
-    ys, xs = np.mgrid[0:patch.shape[0], 0:patch.shape[1]].astype(np.float32)
-    radial = _blurred((xs - centre[0]) * gx + (ys - centre[1]) * gy)
-    on_edges = inside & (np.abs(radial) > np.percentile(np.abs(radial[inside]), 50)) if inside.any() else inside
-    if on_edges.sum() < MIN_EDGE_PIXELS:
-        return None
-    step = max(1, int(on_edges.sum()) // MAX_FIT_PIXELS)
-    ys, xs = np.nonzero(on_edges)
-    on_edges = (ys[::step], xs[::step])
-    design = np.stack([radial[on_edges], _blurred(green)[on_edges], np.ones(len(ys[::step]), np.float32)], 1)
-    shares, errors = [], []
-    for channel in (0, 2):
-        difference = _blurred(np.ascontiguousarray(levels[..., channel]) - green)[on_edges]
-        share, error = _trimmed_fit(design, difference)
-        shares.append(-share)  # imaged larger by s: the channel less green is −s · (p · ∇G)
-        errors.append(error)
-    return ColourFringes(*shares, *errors)
+@dataclass(frozen=True)
+class _EdgeFit:
+    """What each round's fit is made against, worked out once: green is never corrected, so the card's sharper
+    edge pixels and the blurred radial change of green (with green itself and a constant, for what the card's
+    white balance leaves) stay as they are; only blue and red less green change between rounds."""
+
+    pixels: tuple[np.ndarray, np.ndarray]  # (rows, columns) of the edge pixels fitted
+    design: np.ndarray
+    black: np.ndarray
+    span: np.ndarray
+
+    @classmethod
+    def of(cls, patch: np.ndarray, card: CardDetection, centre: np.ndarray, inside: np.ndarray) -> _EdgeFit | None:
+        """None where the card shows fewer than MIN_EDGE_PIXELS edge pixels."""
+        black = np.asarray(card.black_bgr, np.float32)
+        span = np.maximum(np.asarray(card.white_bgr, np.float32) - black, 1.0)
+        green = (patch[..., 1].astype(np.float32) - black[1]) / span[1]
+        gx = cv2.Sobel(green, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(green, cv2.CV_32F, 0, 1, ksize=3) / 8
+        ys, xs = np.mgrid[0:patch.shape[0], 0:patch.shape[1]].astype(np.float32)
+        radial = _blurred((xs - centre[0]) * gx + (ys - centre[1]) * gy)
+        on_edges = inside & (np.abs(radial) > np.percentile(np.abs(radial[inside]), 50)) if inside.any() else inside
+        if on_edges.sum() < MIN_EDGE_PIXELS:
+            return None
+        step = max(1, int(on_edges.sum()) // MAX_FIT_PIXELS)
+        rows, columns = np.nonzero(on_edges)
+        pixels = (rows[::step], columns[::step])
+        design = np.stack([radial[pixels], _blurred(green)[pixels], np.ones(len(pixels[0]), np.float32)], 1)
+        return cls(pixels, design, black, span)
+
+    def fringes(self, patch: np.ndarray) -> ColourFringes:
+        """One round's fit on the (corrected) patch: each channel less green, blurred, against the design."""
+        levels = (patch.astype(np.float32) - self.black) / self.span
+        green = np.ascontiguousarray(levels[..., 1])
+        shares, errors = [], []
+        for channel in (0, 2):
+            difference = _blurred(np.ascontiguousarray(levels[..., channel]) - green)[self.pixels]
+            share, error = _trimmed_fit(self.design, difference)
+            shares.append(-share)  # imaged larger by s: the channel less green is −s · (p · ∇G)
+            errors.append(error)
+        return ColourFringes(*shares, *errors)
 
 
 def _trimmed_fit(design: np.ndarray, values: np.ndarray) -> tuple[float, float]:

@@ -1083,7 +1083,8 @@ def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
 def _without_colour_fringes(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, ColourFringes | None]:
     """The photo with its lens's colour fringes taken out, and the fringes, where its card shows them (a lens
     imaging red and blue a little larger or smaller than green: their rims along the plastic's edges are taken
-    for neither grey nor table; sample 016 with 0.3 % fringes lost half its castle); as it is otherwise."""
+    for neither grey nor table; sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 with them
+    taken out); as it is otherwise."""
     fringes = measured_fringes(image, card) if card.seen else None
     if fringes is None or not fringes.worth_taking_out:
         return image, None
