@@ -10,7 +10,7 @@ import pytest
 
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
-from tablesight.vision.castellan.tracker import LiveTracker, has_hands
+from tablesight.vision.castellan.tracker import SETTLE_FRAMES, LiveTracker, has_hands
 
 VIDEO = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "video.mp4"
 
@@ -79,3 +79,28 @@ def test_a_stand_in_for_a_card_not_found_is_never_reused_for_the_next_frame():
     # Noise from black to white: a card's corners (mid-grey between its white and black) would pass.
     frame = np.random.default_rng(1).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
     assert _card_if_still_valid(virtual_card(frame, 1.0), frame) is None
+
+
+def test_a_still_camera_s_colour_fringes_are_measured_once(monkeypatch):
+    """A lens does not change between frames: once the card is reused (the camera has not moved), so are its
+    colour fringes. Sample 002 through a lens with 0.3 % fringes, shown still: the settled read measures them,
+    the confirming read takes them from it, and both take them out."""
+    from tablesight.calibration import colour_fringes as fringes_module
+    from tablesight.synthetic.effects import colour_fringes
+    from tablesight.vision.castellan import reader as reader_module
+
+    measures = []
+
+    def counted(*args):
+        measures.append(fringes_module.measured_fringes(*args))
+        return measures[-1]
+
+    monkeypatch.setattr(reader_module, "measured_fringes", counted)
+    photo = cv2.imread(str(VIDEO.parent / "photos" / "photo-002.jpg"))
+    fringed = colour_fringes(photo, 0.003, -0.003)
+    tracker = LiveTracker()
+    readings = [tracker.process(fringed).reading for _ in range(SETTLE_FRAMES + 3)]
+    read = [r for i, r in enumerate(readings) if r is not None and r is not readings[i - 1]]
+    assert len(read) == 2 and len(measures) == 1
+    assert measures[0].worth_taking_out and all(r.fringes is measures[0] for r in read)
+    assert all(any("colour fringes" in note for note in r.notes) for r in read)

@@ -132,29 +132,31 @@ class CastellanReader:
         self._say = progress or (lambda _: None)
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
-             card: CardDetection | None = None, refinements: int = 1) -> PhotoReading:
+             card: CardDetection | None = None, refinements: int = 1,
+             fringes: ColourFringes | None = None) -> PhotoReading:
         """The pieces in a photo, read through the card's lens, then (`refinements` times: once; the joint
         fit leaves little for a second round, unless it moved the focal length far from the card's)
         through the lens fitted to the card and that reading's castle. A reading that breaks the rules
         is more likely a misreading than an illegal castle: while the best reading so far breaks some,
         the photo is read again with its colours seen another way (LOOKS; see `_looked_again`).
         A big photo is read at a working resolution (its `view`); the reading's card is the photo's own,
-        at its size, as the overlay draws it and a next frame's reading reuses it."""
-        reading = self._read(image, focal_35mm, card, refinements)
+        at its size, as the overlay draws it and a next frame's reading reuses it; `fringes`: the lens's colour
+        fringes if already measured (a live camera's earlier frame), else they are measured on the card."""
+        reading = self._read(image, focal_35mm, card, refinements, fringes)
         return _card_at_photo_size(reading, image.shape)
 
     def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
-              refinements: int) -> PhotoReading:
+              refinements: int, fringes: ColourFringes | None = None) -> PhotoReading:
         timings: dict[str, float] = {}
         with _timed(timings, "card"):
             image, grain = quietened(image)  # grain moves the card's corners too (its focal length 12 % off)
             if card is None:
                 self._say("finding the reference card")
             card = card or find_card(image, self.lens, focal_35mm)
-            fringes = None
             if card is not None:  # a shaken or soft photo: its card was found with the blur taken out, its pieces too
                 image = _unblurred(image, card)
-                image, fringes = _without_colour_fringes(image, card)
+                fringes = fringes or (measured_fringes(image, card) if card.seen else None)
+                image = _without_colour_fringes(image, fringes)
         if card is None:
             return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
@@ -182,7 +184,8 @@ class CastellanReader:
         if card.shaken is not None:
             reading.notes.append(f"the photo is shaken ({card.shaken.length_px:.0f} px of motion blur): it was read "
                                  f"with the blur taken out; hold the camera still for a sharper reading")
-        if fringes is not None:
+        reading.fringes = fringes
+        if fringes is not None and fringes.worth_taking_out:
             reading.notes.append(f"the lens images blue {_larger_or_smaller(fringes.blue)} and red "
                                  f"{_larger_or_smaller(fringes.red)} than green (colour fringes along the card's "
                                  f"edges): they were taken out before reading")
@@ -1080,15 +1083,14 @@ def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
     return image
 
 
-def _without_colour_fringes(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, ColourFringes | None]:
-    """The photo with its lens's colour fringes taken out, and the fringes, where its card shows them (a lens
-    imaging red and blue a little larger or smaller than green: their rims along the plastic's edges are taken
-    for neither grey nor table; sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 with them
-    taken out); as it is otherwise."""
-    fringes = measured_fringes(image, card) if card.seen else None
+def _without_colour_fringes(image: np.ndarray, fringes: ColourFringes | None) -> np.ndarray:
+    """The photo with its lens's colour fringes taken out where its card shows them (a lens imaging red and blue
+    a little larger or smaller than green: their rims along the plastic's edges are taken for neither grey nor
+    table; sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 with them taken out); as it is
+    otherwise."""
     if fringes is None or not fringes.worth_taking_out:
-        return image, None
-    return without_fringes(image, fringes), fringes
+        return image
+    return without_fringes(image, fringes)
 
 
 def _larger_or_smaller(share: float) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tablesight.calibration.card_detection import CardDetection
+from tablesight.calibration.colour_fringes import ColourFringes
 from tablesight.scoring.castellan.board import Board
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
@@ -37,3 +38,6 @@ class PhotoReading:
     wall_solid: np.ndarray | None = None  # the walls' carved footprint on the reading's region, likewise
     look: Look | None = None  # how its colours were seen
     table_keep_colours: tuple[str, ...] = ()  # the keep colours the table has (a keep of one may hide on it)
+    # The lens's colour fringes as measured on the card (taken out only where worth it); None if not measured.
+    # A live camera's next frames reuse them: a lens does not change between frames.
+    fringes: ColourFringes | None = None
