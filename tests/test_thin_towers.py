@@ -2,7 +2,12 @@
 
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.box_limits import run_joined
-from tablesight.vision.castellan.thin_towers import THIN_SHARE, thin_towers_in_runs
+from tablesight.vision.castellan.thin_towers import (
+    OFF_CENTRE_MM,
+    OFF_CENTRE_SHARE,
+    THIN_SHARE,
+    thin_towers_in_runs,
+)
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
@@ -10,12 +15,14 @@ SPAN = DIMS.centre_spacing("short")
 RADIUS = 14.0  # how wide this photo's towers read
 
 
-def _castle(middle_radius: float, corner_radius: float = RADIUS) -> tuple[list[TowerReading], list[WallReading]]:
+def _castle(middle_radius: float, corner_radius: float = RADIUS,
+            middle_off: float = 0.0) -> tuple[list[TowerReading], list[WallReading]]:
     """A courtyard two short spans by one: towers 0-1-2 along the bottom (tower 1 between two short walls in
-    line), 3-4-5 along the top; tower 3 at a corner, read as `corner_radius`."""
+    line, `middle_off` mm along them from their run's middle), 3-4-5 along the top; tower 3 at a corner, read
+    as `corner_radius`."""
     places = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
     towers = [TowerReading(SPAN * x, SPAN * y, RADIUS) for x, y in places]
-    towers[1] = TowerReading(SPAN, 0.0, middle_radius)
+    towers[1] = TowerReading(SPAN + middle_off, 0.0, middle_radius)
     towers[3] = TowerReading(0.0, SPAN, corner_radius)
     sides = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (2, 5)]
     return towers, [WallReading("short", a, b, None, 1.0) for a, b in sides]
@@ -29,6 +36,18 @@ def test_a_tower_far_thinner_than_the_photos_others_in_a_run_is_found():
 def test_a_tower_as_wide_as_the_others_or_only_a_little_thinner_stays():
     assert thin_towers_in_runs(*_castle(middle_radius=RADIUS)) == []
     assert thin_towers_in_runs(*_castle(middle_radius=(THIN_SHARE + 0.05) * RADIUS)) == []
+
+
+def test_a_thinner_tower_off_its_runs_middle_is_found_and_one_in_the_middle_stays():
+    """Two short walls are one span each: a tower well off their run's middle makes them unequal, as a widening
+    of a long wall anywhere along it does."""
+    thinner = (THIN_SHARE + OFF_CENTRE_SHARE) / 2 * RADIUS
+    off = OFF_CENTRE_MM + 2.0
+    assert thin_towers_in_runs(*_castle(middle_radius=thinner, middle_off=off)) == [(1, (0, 1))]
+    assert thin_towers_in_runs(*_castle(middle_radius=thinner, middle_off=-off)) == [(1, (0, 1))]
+    assert thin_towers_in_runs(*_castle(middle_radius=thinner, middle_off=OFF_CENTRE_MM - 2.0)) == []
+    # As wide as the castle's others, a tower off the middle is a tower (a castle built by hand).
+    assert thin_towers_in_runs(*_castle(middle_radius=(OFF_CENTRE_SHARE + 0.05) * RADIUS, middle_off=off)) == []
 
 
 def test_a_thin_tower_at_a_corner_is_no_long_wall():

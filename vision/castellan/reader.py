@@ -61,7 +61,13 @@ from tablesight.vision.castellan.looks import (
 )
 from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.shadows import with_shadow_evidence
-from tablesight.vision.castellan.thin_towers import median_seen_radius, thin_towers_in_runs
+from tablesight.vision.castellan.thin_towers import (
+    OFF_CENTRE_MM,
+    THIN_SHARE,
+    median_seen_radius,
+    off_centre_mm,
+    thin_towers_in_runs,
+)
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import (
     height_step,
@@ -872,9 +878,9 @@ class CastellanReader:
             reading.board = self._board(reading)
 
     def _thin_towers_as_long_walls(self, reading: PhotoReading) -> None:
-        """Towers between two short walls in line, far thinner than the photo's others and showing no top above
-        the walls (`thin_towers`), each read as the middle of one long wall: named in the notes and listed as
-        a doubt. After the look is kept, as the thin towers were measured."""
+        """Towers between two short walls in line, far thinner than the photo's others (or thinner and off their
+        run's middle) and showing no top above the walls (`thin_towers`), each read as the middle of one long
+        wall: named in the notes and listed as a doubt. After the look is kept, as the thin towers were measured."""
         if reading.board is None or reading.classes is None or not _pose_known(reading):
             return
         hidden, median = keep_coloured(reading.classes), median_seen_radius(reading.towers)
@@ -893,12 +899,15 @@ class CastellanReader:
             if step is not None and stands_above(step):
                 standing.add(tower.position)
                 continue
+            off = off_centre_mm(reading.towers, reading.walls, i, pair)
             reading.towers, reading.walls = run_joined(reading.towers, reading.walls, i, pair)
             reading.walls[-1] = replace(reading.walls[-1], through_thin_tower=True)
+            far = "far " if tower.radius_mm < THIN_SHARE * median else ""
+            off_middle = f", {off:.0f} mm off their run's middle," if off > OFF_CENTRE_MM else ""
             reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
-                                 f"line is far thinner than the castle's other towers (its footprint "
-                                 f"{2 * tower.radius_mm:.0f} mm across, theirs {2 * median:.0f}) and shows no top "
-                                 f"above the walls: read as the middle of one long wall — check it")
+                                 f"line is {far}thinner than the castle's other towers (its footprint "
+                                 f"{2 * tower.radius_mm:.0f} mm across, theirs {2 * median:.0f}){off_middle} and shows "
+                                 f"no top above the walls: read as the middle of one long wall — check it")
             reading.board = self._board(reading)
 
     def _open_walls_across_breaks(self, reading: PhotoReading) -> None:
