@@ -305,3 +305,15 @@ def test_a_photo_through_a_lens_with_strong_colour_fringes_is_read_with_them_tak
     counts, *_ = compare(_truth(SAMPLES / "photo-002.jpg"), reading.board)
     assert counts["tower"]["tp"] >= 56 and counts["tower"]["fp"] <= 1
     assert any("colour fringes" in note for note in reading.notes)
+
+
+def test_a_long_walls_widened_middle_off_the_runs_middle_is_no_tower():
+    """Sample 001 (24° tilt): a long wall fattened by its shade read as a tower between two short walls, its
+    footprint 0.68 of the castle's towers' (not thin enough to be taken for a wall's middle by that alone) but
+    8 mm off the middle of its run: two short walls are one span each, so a tower stands in their middle. Read
+    as one long wall, the scores come out right (they did not)."""
+    counts, reading = _read_against_truth(SAMPLES / "photo-001.jpg")
+    assert counts["tower"]["fp"] == 0
+    assert any("off their run's middle" in note for note in reading.notes)
+    truth = json.loads((SAMPLES / "photo-001.truth.json").read_text())
+    assert score_board(reading.board).to_dict()["scores"] == truth["report"]["scores"]
