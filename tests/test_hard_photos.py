@@ -317,3 +317,15 @@ def test_a_long_walls_widened_middle_off_the_runs_middle_is_no_tower():
     assert any("off their run's middle" in note for note in reading.notes)
     truth = json.loads((SAMPLES / "photo-001.truth.json").read_text())
     assert score_board(reading.board).to_dict()["scores"] == truth["report"]["scores"]
+
+
+def test_a_keep_found_breaking_a_checks_pattern_takes_its_own_colour_not_the_tables_beside_it():
+    """Sample 042: a red keep on a red-and-green check, not told by its colour, is found in its unclaimed courtyard
+    as the patch breaking the table's pattern most; that patch lay 16 mm off, half on a green square, and the keep
+    was read green there. It is now placed on the compact blob of a keep's size standing out most near the patch,
+    and takes that blob's colour: every keep matched by place has the truth's colour (one did not)."""
+    taken = read_photo(SAMPLES / "photo-042.jpg")
+    reading = CastellanReader().read(taken.image, taken.focal_35mm)
+    counts, right, matched = compare(_truth(SAMPLES / "photo-042.jpg"), reading.board)
+    assert right == matched == 21
+    assert any(note.startswith("a red keep at (-408, 833) mm") for note in reading.notes)

@@ -38,6 +38,15 @@ GREY_MARGIN_MM = 4.0  # the rims of walls and towers blend into the table this f
 # seen on 3 of 192 generated photos), keeps of the table's colour 8–35 (their faces lit unlike the table).
 TEXTURE_PERCENTILE, TEXTURE_FACTOR, MIN_CONTRAST = 99.0, 2.0, 6.0
 MIN_HUE_TURN_DEG = 15.0  # a darker patch is a keep only if its hue turns this far from the table's
+# A keep of another colour than the table's patch it stands on shows as a compact blob of its hue, about a keep's
+# size (its roof, and sides leaning, on the plane of its roof's base). The most distinct patch may lie beside it,
+# half on the table (sample 042: a red keep on a red-and-green check placed 16 mm off, on the green, and read
+# green): the keep is taken at the blob of KEEP_BLOB_AREA sides² standing out most (the scores the patch was found
+# by, over the blob), within a keep's side of the patch and clear of a window KEEP_BLOB_WINDOW_SIDES across (a
+# table's stripe or square runs on beyond a keep's size; cut by the walls, a piece of it may not, but it stands
+# out less).
+KEEP_BLOB_AREA = (0.5, 2.5)
+KEEP_BLOB_WINDOW_SIDES = 3.0
 
 
 @dataclass(frozen=True)
@@ -125,10 +134,15 @@ def _keep_in(image: np.ndarray, region: Region, scores: np.ndarray, where: np.nd
     if candidate is None or scores[candidate] < level:
         return None
     centre = _centre_of(scores, candidate, level, side_px)
-    # Its colour is judged where it is placed: the most distinct patch may lie on the table at its edge.
-    colour = _keep_colour(image, (int(round(centre[1])), int(round(centre[0]))), PATCH_SIDES * side_px)
-    if colour is None:
-        return None
+    blob = _keep_blob(image, scores, centre, side_px)
+    if blob is not None:
+        colour, centre = blob
+    else:
+        # A keep of the table's own colour, its hue running on into the table's: its colour is judged where it
+        # is placed (the most distinct patch may lie on the table at its edge).
+        colour = _keep_colour(image, (int(round(centre[1])), int(round(centre[0]))), PATCH_SIDES * side_px)
+        if colour is None:
+            return None
     x, y = region.to_mm(centre + 0.5)
     return CourtyardKeep(colour, float(x), float(y), float(scores[candidate]), texture, by_pattern)
 
@@ -247,6 +261,35 @@ def _centre_of(score: np.ndarray, peak: tuple[int, int], level: float, side_px: 
     _, parts = cv2.connectedComponents(above, connectivity=8)
     ys, xs = np.nonzero(parts == parts[y - y0, x - x0])
     return np.array([x0 + xs.mean(), y0 + ys.mean()])
+
+
+def _keep_blob(image: np.ndarray, scores: np.ndarray, centre: np.ndarray,
+               side_px: float) -> tuple[str, np.ndarray] | None:
+    """The colour and centre (x, y pixels) of the blob of a keep colour's hue about a keep's size (KEEP_BLOB_AREA),
+    clear of the window's edges and within a keep's side of `centre`, that stands out most (its mean `scores`);
+    None if there is none."""
+    half = int(round(KEEP_BLOB_WINDOW_SIDES * side_px / 2))
+    cx, cy = int(round(centre[0])), int(round(centre[1]))
+    x0, y0 = max(0, cx - half), max(0, cy - half)
+    window = image[y0:cy + half + 1, x0:cx + half + 1]
+    standing_out = scores[y0:cy + half + 1, x0:cx + half + 1]
+    feats = colour_features(window)
+    saturated = feats.saturation > MIN_KEEP_SATURATION
+    low, high = (share * side_px ** 2 for share in KEEP_BLOB_AREA)
+    best = None
+    for colour in KEEP_HUES:
+        mask = (saturated & in_keep_hue(feats.hue, colour)).astype(np.uint8)
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for i in range(1, count):
+            x, y, w, h, area = stats[i]
+            inside = x > 0 and y > 0 and x + w < window.shape[1] and y + h < window.shape[0]
+            at = centroids[i] + (x0, y0)
+            if not (inside and low <= area <= high and np.hypot(*(at - centre)) <= side_px):
+                continue
+            score = float(standing_out[labels == i].mean())
+            if best is None or score > best[0]:
+                best = (score, colour, at)
+    return None if best is None else (best[1], best[2])
 
 
 def _keep_colour(image: np.ndarray, centre: tuple[int, int], size_px: float) -> str | None:
