@@ -169,3 +169,41 @@ def test_keep_colour_within_a_keep_reads_reach_is_not_a_keep_of_its_own():
     cv2.fillPoly(masks, [np.round(view.card.table_to_image(corners, KEEP_TOP_MM)).astype(np.int32)], 255)
     assert [k.color for k in keeps_in_courtyards(view, grey, [masks], [RIGHT], TOWERS, NOMINAL_PROFILE)] == ["red"]
     assert keeps_in_courtyards(view, grey, [masks], [RIGHT], TOWERS, NOMINAL_PROFILE, [[-8.0, 5.0]]) == []
+
+
+def _stripes_and_keep(keep_at: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A rectified patch of table (1 px a mm, BGR 0–1): green and brown stripes 20 mm wide cut by two grey walls
+    (rows 40–44 and 79–83: a piece of green stripe between them is keep-sized), a red keep 22 mm square at
+    `keep_at` (x, y), and the scores a patch would have (the keep standing out most, the table less)."""
+    image = np.zeros((120, 120, 3), np.float32)
+    for x0 in range(0, 120, 40):
+        image[:, x0:x0 + 20] = (0.2, 0.75, 0.25)  # green
+        image[:, x0 + 20:x0 + 40] = (0.3, 0.45, 0.6)  # brown
+    image[40:45] = image[79:84] = (0.6, 0.6, 0.6)
+    scores = np.full((120, 120), 10.0, np.float32)
+    x, y = keep_at
+    image[y - 11:y + 11, x - 11:x + 11] = (0.15, 0.15, 0.8)  # red
+    scores[y - 11:y + 11, x - 11:x + 11] = 60.0
+    return image, scores
+
+
+def test_a_keep_beside_the_patch_found_is_placed_on_its_own_blob_and_takes_its_colour():
+    """The patch breaking a check's pattern most may lie half on the table beside the keep (sample 042): the keep
+    is the keep-sized blob of one hue standing out most nearby, not the table's green beside it."""
+    from tablesight.vision.castellan.courtyard_keeps import _keep_blob
+
+    image, scores = _stripes_and_keep((75, 62))
+    # The piece of green stripe between the walls is as compact as a keep, and nearer the patch than the keep.
+    colour, centre = _keep_blob(image, scores, np.array([62.0, 55.0]), 22.0)
+    assert colour == "red"
+    assert np.hypot(*(centre - (74.5, 61.5))) < 1.0
+
+
+def test_a_keep_whose_hue_runs_into_the_tables_has_no_blob_of_its_own():
+    """A red keep on a red cloth: its hue runs on past any keep-sized window, and no blob is taken for it (its
+    colour is judged where the patch lies)."""
+    from tablesight.vision.castellan.courtyard_keeps import _keep_blob
+
+    image = np.full((120, 120, 3), (0.15, 0.15, 0.8), np.float32)
+    image[50:72, 50:72] = (0.2, 0.2, 0.9)
+    assert _keep_blob(image, np.full((120, 120), 10.0, np.float32), np.array([61.0, 61.0]), 22.0) is None
