@@ -58,8 +58,10 @@ def measured_fringes(image: np.ndarray, card: CardDetection) -> ColourFringes | 
     the photo's centre), refined over ROUNDS on the photo's card region corrected by the fringes found so far."""
     half_diagonal = float(np.hypot(*image.shape[:2])) / 2
     distance = np.linalg.norm(card.image_points - _centre(image), axis=1)
+    if np.median(distance) < MIN_CARD_DISTANCE_SHARE * half_diagonal:
+        return None
     crop = _card_crop(image, card)
-    if crop is None or np.median(distance) < MIN_CARD_DISTANCE_SHARE * half_diagonal:
+    if crop is None:
         return None
     patch, origin, inside = crop
     centre = _centre(image) - origin

@@ -161,8 +161,12 @@ class CastellanReader:
             card = card or find_card(image, self.lens, focal_35mm)
             if card is not None:  # a shaken or soft photo: its card was found with the blur taken out, its pieces too
                 image = _unblurred(image, card)
-                fringes = fringes or (measured_fringes(image, card) if card.seen else None)
-                image = _without_colour_fringes(image, fringes)
+                if fringes is None and card.seen:
+                    fringes = measured_fringes(image, card)
+                if fringes is not None and fringes.worth_taking_out:
+                    # A lens's colour fringes: their rims along the plastic's edges are taken for neither grey nor
+                    # table (sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 without them).
+                    image = without_fringes(image, fringes)
         if card is None:
             return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
@@ -1090,16 +1094,6 @@ def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
     if card.soft_px is not None:
         return quietened(deblurred(image, softness_kernel(card.soft_px)))[0]
     return image
-
-
-def _without_colour_fringes(image: np.ndarray, fringes: ColourFringes | None) -> np.ndarray:
-    """The photo with its lens's colour fringes taken out where its card shows them (a lens imaging red and blue
-    a little larger or smaller than green: their rims along the plastic's edges are taken for neither grey nor
-    table; sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 with them taken out); as it is
-    otherwise."""
-    if fringes is None or not fringes.worth_taking_out:
-        return image
-    return without_fringes(image, fringes)
 
 
 def _larger_or_smaller(share: float) -> str:
