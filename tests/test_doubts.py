@@ -154,22 +154,25 @@ def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_
 def test_a_long_wall_read_where_a_thin_tower_stood_may_be_that_tower_and_two_short_walls():
     from tablesight.vision.castellan.doubts import still_in_doubt
 
-    # One courtyard two spans long, its bottom side one long wall read through a thin tower's place.
-    sides = [s for s in SIDES if s not in ((1, 2), (0, 1), (1, 4))]
-    corners = [c for i, c in enumerate(CORNERS) if i != 1]
-    index = {old: new for new, old in enumerate(i for i in range(len(CORNERS)) if i != 1)}
-    walls = [WallReading("short", index[a], index[b], None, 1.0) for a, b in sides]
-    walls.append(WallReading("long", index[0], index[4], None, 1.0, through_thin_tower=True))
-    reading = PhotoReading(None, None, towers=[TowerReading(x, y, 12.0) for x, y in corners], walls=walls,
-                           keeps=[_keep(SPAN)])
-    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(corners)),
-                  tuple(Wall(f"w{n + 1}", w.kind, (f"t{w.start + 1}", f"t{w.end + 1}")) for n, w in enumerate(walls)),
-                  (Keep("red", SPAN, SPAN / 2),))
+    reading, board = _long_wall_through_a_thin_towers_place()
     (doubt,) = find_doubts(reading, board, DIMS)
     assert (doubt.piece, doubt.where, doubt.otherwise) == ("wall", (SPAN, 0.0), "a tower and two short walls")
     assert doubt.changed == {"red": (5, 6)}  # a tower there: one more round the courtyard
     stored = [doubt.to_dict()]
     assert still_in_doubt(stored, board, DIMS)[0].changed == {"red": (5, 6)}
+
+
+def test_a_long_wall_that_may_be_a_towers_run_is_settled_by_the_tower_on_the_table():
+    from tablesight.vision.castellan.evaluate import settled
+
+    reading, board = _long_wall_through_a_thin_towers_place()
+    (doubt,) = find_doubts(reading, board, DIMS)
+    # Looked at on the table: a tower stands there, so the run is it and two short walls …
+    truth = replace(board, towers=board.towers + (Tower("t9", SPAN, 0.0),))
+    checked = settled(board, [doubt], truth)
+    assert len(checked.towers) == 6 and sorted(w.kind for w in checked.walls).count("short") == 6
+    # … and where none does, the long wall stays as read.
+    assert settled(board, [doubt], board) == board
 
 
 def test_a_long_wall_open_at_one_end_split_at_its_middle_keeps_its_open_end():
@@ -181,3 +184,18 @@ def test_a_long_wall_open_at_one_end_split_at_its_middle_keeps_its_open_end():
     assert [w.kind for w in split.walls] == ["short", "short"]
     ends = [split.wall_endpoints(w) for w in split.walls]
     assert ends == [((0.0, 0.0), (SPAN, 0.0)), ((SPAN, 0.0), open_end)]
+
+
+def _long_wall_through_a_thin_towers_place() -> tuple[PhotoReading, Board]:
+    """One courtyard two spans long, its bottom side one long wall read through a thin tower's place."""
+    sides = [s for s in SIDES if s not in ((1, 2), (0, 1), (1, 4))]
+    corners = [c for i, c in enumerate(CORNERS) if i != 1]
+    index = {old: new for new, old in enumerate(i for i in range(len(CORNERS)) if i != 1)}
+    walls = [WallReading("short", index[a], index[b], None, 1.0) for a, b in sides]
+    walls.append(WallReading("long", index[0], index[4], None, 1.0, through_thin_tower=True))
+    reading = PhotoReading(None, None, towers=[TowerReading(x, y, 12.0) for x, y in corners], walls=walls,
+                           keeps=[_keep(SPAN)])
+    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(corners)),
+                  tuple(Wall(f"w{n + 1}", w.kind, (f"t{w.start + 1}", f"t{w.end + 1}")) for n, w in enumerate(walls)),
+                  (Keep("red", SPAN, SPAN / 2),))
+    return reading, board

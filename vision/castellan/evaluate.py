@@ -31,7 +31,14 @@ from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
-from tablesight.vision.castellan.doubts import Doubt, find_doubts, run_as_long_wall, without_tower
+from tablesight.vision.castellan.doubts import (
+    AS_TOWER_RUN,
+    Doubt,
+    find_doubts,
+    long_wall_split,
+    run_as_long_wall,
+    without_tower,
+)
 from tablesight.vision.castellan.reader import CastellanReader
 from tablesight.vision.castellan.trust import reading_trust
 from tablesight.vision.castellan.truth_picture import Differences, truth_picture
@@ -170,7 +177,8 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
 def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
     """The board once a player has looked at each doubtful piece on the table: a keep single or double
     as the truth's keep there is, an inferred keep, tower or wall kept only if the truth has one there (a tower
-    read in a long wall's run, if not, made that long wall again)."""
+    read in a long wall's run, if not, made that long wall again; a long wall read where a thin tower stood
+    made that tower and two short walls if the truth has the tower)."""
     keeps, absent = list(board.keeps), set()
     for doubt in doubts:
         if doubt.piece == "keep":
@@ -186,6 +194,9 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
         if doubt.piece == "tower" and not any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
             board = (without_tower(board, doubt.id) if doubt.otherwise == "absent"
                      else run_as_long_wall(board, doubt.id) or board)
+        elif doubt.piece == "wall" and doubt.otherwise == AS_TOWER_RUN:  # a long wall that may be a tower's run
+            if any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
+                board = long_wall_split(board, next(i for i, w in enumerate(board.walls) if w.id == doubt.id))
         elif doubt.piece == "wall" and not any(math.dist(m, doubt.where) < MATCH_MM
                                                for points in _wall_points(truth).values() for m in points):
             board = replace(board, walls=tuple(w for w in board.walls if w.id != doubt.id))
