@@ -2,7 +2,6 @@
 
 import cv2
 import numpy as np
-import pytest
 
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.towers import find_towers
@@ -571,53 +570,6 @@ def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_
     found = towers_in_long_walls(view, classes(True, half_width=8.5), towers, walls, NOMINAL_PROFILE)
     assert len(found) == 1 and found[0].walls == (0,)
     assert towers_in_long_walls(view, classes(False, half_width=8.5), towers, walls, NOMINAL_PROFILE) == []
-
-
-@pytest.mark.parametrize("tilt_deg", [26, 34, 40])
-def test_a_tower_in_a_long_walls_run_is_told_by_its_height_from_a_tilted_camera_looking_along_the_run(tilt_deg):
-    """Looking along the run from a tilt, the camera sees through the air above the near half into the tower
-    at the middle, and above the far half into the tower at the far end: halves looked as tall as the tower
-    (at 34° the step fell under MIN_STEP). The places whose sight meets a tower are left out at all three,
-    so the tower still steps above the halves; at 40° every place beside the far half sees the end tower,
-    and nothing is said."""
-    from tablesight.calibration.card_detection import virtual_card
-    from tablesight.calibration.pieces import NOMINAL_PROFILE as P
-    from tablesight.vision.castellan.carving import PixelClasses
-    from tablesight.vision.castellan.towers import TowerReading
-    from tablesight.vision.castellan.towers_in_long_walls import sight_meets_tower, towers_in_long_walls
-    from tablesight.vision.castellan.walls import WallReading
-    from tablesight.vision.table_view import TableView
-
-    tilt = np.radians(tilt_deg)  # the camera above +y, looking down the run (along y)
-    rotation = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
-    image = np.zeros((600, 800, 3), np.uint8)
-    view = TableView(image, virtual_card(image, 2.0, rotation=rotation))
-    towers = [TowerReading(0.0, -64.0, 12.0), TowerReading(0.0, 64.0, 12.0)]
-    walls = [WallReading("long", 0, 1, None, 1.0)]
-
-    def solid(tower_between: bool) -> PixelClasses:
-        """The grey pieces as 3-D solids: each drawn at every height up to its top."""
-        grey = np.zeros(image.shape[:2], np.uint8)
-        for height in np.arange(0.0, P.tower_height + 0.1, 1.0):
-            def pixels(points, h=height):
-                return cv2.perspectiveTransform(np.array([points], np.float64), view.plane_homography(h))[0]
-            if height <= P.wall_height:
-                cv2.fillPoly(grey, [pixels([(-5, -64), (5, -64), (5, 64), (-5, 64)]).astype(np.int32)], 255)
-            for x, y in [(0.0, -64.0), (0.0, 64.0)] + ([(0.0, 0.0)] if tower_between else []):
-                centre, rim = pixels([(x, y), (x + 12.0, y)])
-                cv2.circle(grey, tuple(int(v) for v in centre), int(np.hypot(*(rim - centre))), 255, -1)
-        return PixelClasses(grey, {})
-
-    # The near half (towards the camera, +y) has samples whose sight meets the middle's tower; the far half none.
-    ring = np.array([[10.0 * np.cos(a), 32.0 + 10.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
-    assert sight_meets_tower(view.pose, ring, 32.0, np.zeros(2), P).any()
-    assert not sight_meets_tower(view.pose, ring * [1, -1], 32.0, np.zeros(2), P).any()
-    found = towers_in_long_walls(view, solid(True), towers, walls, P)
-    if tilt_deg < 40:
-        assert len(found) == 1 and abs(found[0].tower.y) < 1
-    else:
-        assert found == []
-    assert towers_in_long_walls(view, solid(False), towers, walls, P) == []
 
 
 class _TwoLooks:
