@@ -273,13 +273,10 @@ def _keep_blob(image: np.ndarray, scores: np.ndarray, centre: np.ndarray,
     x0, y0 = max(0, cx - half), max(0, cy - half)
     window = image[y0:cy + half + 1, x0:cx + half + 1]
     standing_out = scores[y0:cy + half + 1, x0:cx + half + 1]
-    feats = colour_features(window)
-    saturated = feats.saturation > MIN_KEEP_SATURATION
     low, high = (share * side_px ** 2 for share in KEEP_BLOB_AREA)
     best = None
-    for colour in KEEP_HUES:
-        mask = (saturated & in_keep_hue(feats.hue, colour)).astype(np.uint8)
-        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for colour, hue in _keep_hue_masks(window).items():
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(hue.astype(np.uint8), connectivity=8)
         for i in range(1, count):
             x, y, w, h, area = stats[i]
             inside = x > 0 and y > 0 and x + w < window.shape[1] and y + h < window.shape[0]
@@ -297,8 +294,13 @@ def _keep_colour(image: np.ndarray, centre: tuple[int, int], size_px: float) -> 
     half = max(1, int(size_px / 2))
     y, x = centre
     patch = image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
-    feats = colour_features(patch)
-    saturated = feats.saturation > MIN_KEEP_SATURATION
-    counts = {c: int(np.count_nonzero(saturated & in_keep_hue(feats.hue, c))) for c in KEEP_HUES}
+    counts = {c: int(np.count_nonzero(mask)) for c, mask in _keep_hue_masks(patch).items()}
     colour = max(counts, key=counts.__getitem__)
     return colour if counts[colour] >= 0.5 * patch.shape[0] * patch.shape[1] else None
+
+
+def _keep_hue_masks(image: np.ndarray) -> dict[str, np.ndarray]:
+    """Per keep colour, where the (card-normalised) image is saturated enough for a keep and of that colour's hue."""
+    feats = colour_features(image)
+    saturated = feats.saturation > MIN_KEEP_SATURATION
+    return {colour: saturated & in_keep_hue(feats.hue, colour) for colour in KEEP_HUES}

@@ -190,12 +190,16 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
             elif doubt.otherwise == "absent":  # read where the castle needs a keep, and none is there
                 absent.add(i)
     board = replace(board, keeps=tuple(k for i, k in enumerate(keeps) if i not in absent))
+
+    def tower_in_truth(where: tuple[float, float]) -> bool:
+        return any(math.dist(t.position, where) < MATCH_MM for t in truth.towers)
+
     for doubt in doubts:
-        if doubt.piece == "tower" and not any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
+        if doubt.piece == "tower" and not tower_in_truth(doubt.where):
             board = (without_tower(board, doubt.id) if doubt.otherwise == "absent"
                      else run_as_long_wall(board, doubt.id) or board)
         elif doubt.piece == "wall" and doubt.otherwise == AS_TOWER_RUN:  # a long wall that may be a tower's run
-            if any(math.dist(t.position, doubt.where) < MATCH_MM for t in truth.towers):
+            if tower_in_truth(doubt.where):
                 board = long_wall_split(board, next(i for i, w in enumerate(board.walls) if w.id == doubt.id))
         elif doubt.piece == "wall" and not any(math.dist(m, doubt.where) < MATCH_MM
                                                for points in _wall_points(truth).values() for m in points):
