@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.towers import find_towers
@@ -570,6 +571,67 @@ def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_
     found = towers_in_long_walls(view, classes(True, half_width=8.5), towers, walls, NOMINAL_PROFILE)
     assert len(found) == 1 and found[0].walls == (0,)
     assert towers_in_long_walls(view, classes(False, half_width=8.5), towers, walls, NOMINAL_PROFILE) == []
+
+
+@pytest.mark.parametrize(("tilt_deg", "heading_deg"), [(26, 0), (34, 20), (40, 45), (40, 90), (40, 0)])
+def test_a_tower_in_a_long_walls_run_is_told_by_its_height_from_a_tilted_camera(tilt_deg, heading_deg):
+    """A tower and a long wall drawn as 3-D solids, seen from a tilt at `heading_deg` off the run. Looking
+    along the run the camera sees through the air above the near half into the tower at the middle, and above
+    the far half into the tower at the far end: halves looked as tall as the tower (at 34° along the run the
+    step fell under MIN_STEP). Looking across it, the places on the near side see the wall's face below them:
+    grey with no tower there (sample 018: a wall's face carved grey at its middle only stepped like a tower,
+    `test_hard_photos`). The places whose sight meets a tower or the wall are left out at all three, so the
+    tower still steps above the halves and a plain run does not; looking straight along the run from 34° on,
+    every place is left out and nothing is said."""
+    from tablesight.calibration.card_detection import virtual_card
+    from tablesight.calibration.pieces import NOMINAL_PROFILE as P
+    from tablesight.vision.castellan.carving import PixelClasses
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.towers_in_long_walls import (
+        sight_meets_tower,
+        sight_meets_wall,
+        towers_in_long_walls,
+    )
+    from tablesight.vision.castellan.walls import WallReading
+    from tablesight.vision.table_view import TableView
+
+    tilt = np.radians(tilt_deg)  # the camera above +y, looking down at the origin; the run turned `heading_deg`
+    rotation = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    image = np.zeros((600, 800, 3), np.uint8)
+    view = TableView(image, virtual_card(image, 2.0, rotation=rotation))
+    heading = np.radians(heading_deg)
+    u = np.array([np.sin(heading), np.cos(heading)])  # along the run
+    n = np.array([-u[1], u[0]])  # across it
+    towers = [TowerReading(*(-64.0 * u), 12.0), TowerReading(*(64.0 * u), 12.0)]
+    walls = [WallReading("long", 0, 1, None, 1.0)]
+
+    def solid(tower_between: bool) -> PixelClasses:
+        """The grey pieces as 3-D solids: each drawn at every height up to its top."""
+        grey = np.zeros(image.shape[:2], np.uint8)
+        for height in np.arange(0.0, P.tower_height + 0.1, 1.0):
+            def pixels(points, h=height):
+                return cv2.perspectiveTransform(np.array([points], np.float64), view.plane_homography(h))[0]
+            if height <= P.wall_height:
+                corners = [-64.0 * u - 5.0 * n, -64.0 * u + 5.0 * n, 64.0 * u + 5.0 * n, 64.0 * u - 5.0 * n]
+                cv2.fillPoly(grey, [pixels(corners).astype(np.int32)], 255)
+            for c in [-64.0 * u, 64.0 * u] + ([np.zeros(2)] if tower_between else []):
+                centre, rim = pixels([c, c + 12.0 * n])
+                cv2.circle(grey, tuple(int(v) for v in centre), int(np.hypot(*(rim - centre))), 255, -1)
+        return PixelClasses(grey, {})
+
+    if heading_deg == 0:  # the near half (towards the camera, +y) sees the middle's tower; the far half not
+        ring = np.array([[10.0 * np.cos(a), 32.0 + 10.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
+        assert sight_meets_tower(view.pose, ring, 32.0, np.zeros(2), P).any()
+        assert not sight_meets_tower(view.pose, ring * [1, -1], 32.0, np.zeros(2), P).any()
+    if heading_deg == 90:  # across the run: the near side (+y) sees the wall below, the far side the table
+        beside = np.array([[0.0, 10.0], [0.0, -10.0]])
+        assert sight_meets_wall(view.pose, beside, 32.0, (-64.0 * u, 64.0 * u), P).tolist() == [True, False]
+    found = towers_in_long_walls(view, solid(True), towers, walls, P)
+    if tilt_deg >= 34 and heading_deg == 0:
+        assert found == []
+    else:
+        assert len(found) == 1 and np.hypot(*found[0].tower.position) < 1
+    assert towers_in_long_walls(view, solid(False), towers, walls, P) == []
 
 
 class _TwoLooks:

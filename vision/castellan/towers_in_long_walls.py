@@ -3,14 +3,15 @@
 In a tilted view, walls fattened by their shaded sides (or a keep leaning over them) can hide the
 widening a tower makes in the footprint, and the run is read as a long wall. What still tells the two
 apart is height: a tower stands above the walls' tops (10 mm in the nominal set). Just beside the run's
-axis, on a plane between the walls' top and the tower's, only a tower's body is there: the camera sees
-through that air to the table behind a plain wall, or (on the side nearer the camera) to the wall's
-face. So the middle of the run (where the tower would stand) is compared with the middle of each half
-(plain wall whatever the reading): the same wall, light and blur, only the tower differs. Keep colour
-says nothing either way (a keep in front hides both) and is left out. A keep's own shaded faces, where
-a look takes deep shade for plastic, can still pass for a tower beside a wall's middle: the towers read
-are named in the notes to be checked. (Leaving out all the camera sees through a keep's body lost more
-hidden towers than it saved false ones.)
+axis, on a plane between the walls' top and the tower's, only a tower's body is there. So the middle of
+the run (where the tower would stand) is compared with the middle of each half (plain wall whatever the
+reading): the same wall, light and blur, only the tower differs. Only places where the camera, with no
+tower there, would see the table are sampled: its line of sight through the air beside the run must not
+go on to meet the wall's face (the side nearer the camera) or the towers at the run's ends and middle
+(looking along the run). Keep colour says nothing either way (a keep in front hides both) and is left
+out. A keep's own shaded faces, where a look takes deep shade for plastic, can still pass for a tower
+beside a wall's middle: the towers read are named in the notes to be checked. (Leaving out all the camera
+sees through a keep's body lost more hidden towers than it saved false ones.)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tablesight.calibration.camera import CameraPose
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.towers import TowerReading
@@ -37,6 +39,9 @@ SIDE_ANGLES = np.radians(np.arange(-50, 51, 10))  # around each side of the run'
 MIN_SEEN = 0.5  # of the samples must not be keep colour (a keep in front hides both readings)
 MIN_STEP = 0.35  # the middle seen grey this much more often than the halves' middles: a tower stands there
 MIN_MIDDLE = 0.75  # ... and seen grey at least this often
+TOWER_SIGHT_SLACK_MM = 2.0  # a tower's outline in the grey mask spreads this much beyond its body (blur)
+WALL_SIGHT_SLACK_MM = 2.0  # ... and a wall's beyond its faces
+WALL_SIGHT_STEPS = 8  # points along a line of sight, from the walls' top down to the table, tested against a wall
 
 
 @dataclass(frozen=True)
@@ -89,9 +94,26 @@ def height_step(view: TableView, grey: np.ndarray, hidden: np.ndarray, middle: n
                 profile: PieceProfile) -> tuple[float, float] | None:
     """How much more often the photo sees grey plastic above the walls' tops at `middle` of a straight run
     (along `u`) than at the middles of its two halves, half a short span either side, and how often at
-    `middle` itself; None where keeps hide too much of any of the three."""
+    `middle` itself; None where keeps hide too much of any of the three (or the camera sees no place beside
+    them clear of the pieces). The three are sampled alike, at the places beside each where the camera's line
+    of sight meets no tower at the run's ends or middle (`sight_meets_tower`: looking along a tilted run, it
+    sees through the air above each half into a tower, and that half looked as tall as one) and not the wall
+    (`sight_meets_wall`: grey there is the wall's face, carved unevenly along the run by light and shade)."""
     short = profile.dimensions.centre_spacing("short")
-    shares = [_upper_body_seen(view, grey, hidden, middle + d * u, u, profile) for d in (-short / 2, 0.0, short / 2)]
+    ends = (middle - short * u, middle + short * u)
+    points = (middle - short / 2 * u, middle, middle + short / 2 * u)
+    offsets = _ring_offsets(u, profile)
+    gap = profile.tower_height - profile.wall_height
+    planes = []  # each plane's height, and the offsets sampled on it: those clear of the towers at all three
+    for share in PLANE_SHARES:
+        height = profile.wall_height + share * gap
+        clear = np.ones(len(offsets), bool)
+        for point, towers in zip(points, ((*ends, middle), ends, (*ends, middle)), strict=True):
+            for tower in towers:
+                clear &= ~sight_meets_tower(view.pose, point + offsets, height, tower, profile)
+            clear &= ~sight_meets_wall(view.pose, point + offsets, height, ends, profile)
+        planes.append((height, offsets[clear]))
+    shares = [_upper_body_seen(view, grey, hidden, point, planes) for point in points]
     if any(s is None for s in shares):
         return None
     return shares[1] - max(shares[0], shares[2]), shares[1]
@@ -102,21 +124,70 @@ def stands_above(step: tuple[float, float]) -> bool:
     return step[0] >= MIN_STEP and step[1] >= MIN_MIDDLE
 
 
-def _upper_body_seen(view: TableView, grey: np.ndarray, hidden: np.ndarray, point: np.ndarray, u: np.ndarray,
-                     profile: PieceProfile) -> float | None:
-    """Share of the samples beside `point` (either side of the run's axis `u`), between the walls' top and
-    a tower's, that the photo sees as grey plastic; None when keeps hide too many of them. Both sides
-    count: near straight above neither side is the far one, and the tower's whole width is the evidence."""
+def _ring_offsets(u: np.ndarray, profile: PieceProfile) -> np.ndarray:
+    """Where beside a point of a run (along `u`) its samples lie: around each side of the run's axis, well
+    beside the wall, inside a tower's outline. Both sides count: near straight above neither side is the far
+    one, and the tower's whole width is the evidence."""
     normal = np.array([-u[1], u[0]])
     radius = RING_SHARE * profile.dimensions.tower_radius
-    offsets = [radius * (np.cos(a) * side * normal + np.sin(a) * u) for side in (1, -1) for a in SIDE_ANGLES]
-    samples = point + np.array(offsets)
-    grey_seen = seen = 0
-    gap = profile.tower_height - profile.wall_height
-    for share in PLANE_SHARES:
-        xs, ys = view.plane_pixels(samples, profile.wall_height + share * gap, grey.shape)
+    return np.array([radius * (np.cos(a) * side * normal + np.sin(a) * u) for side in (1, -1) for a in SIDE_ANGLES])
+
+
+def _upper_body_seen(view: TableView, grey: np.ndarray, hidden: np.ndarray, point: np.ndarray,
+                     planes: list[tuple[float, np.ndarray]]) -> float | None:
+    """Share of the samples at `point` + each plane's offsets (at its height, between the walls' top and a
+    tower's) that the photo sees as grey plastic; None when keeps hide too many of them."""
+    grey_seen = seen = total = 0
+    for height, offsets in planes:
+        if not len(offsets):
+            continue
+        xs, ys = view.plane_pixels(point + offsets, height, grey.shape)
         clear = ~hidden[ys, xs]
         seen += int(clear.sum())
         grey_seen += int(((grey[ys, xs] > 0) & clear).sum())
-    total = len(PLANE_SHARES) * len(offsets)
-    return grey_seen / seen if seen >= MIN_SEEN * total else None
+        total += len(offsets)
+    return grey_seen / seen if total and seen >= MIN_SEEN * total else None
+
+
+def sight_meets_tower(pose: CameraPose, points: np.ndarray, height: float, tower: np.ndarray,
+                      profile: PieceProfile) -> np.ndarray:
+    """Which of the `points` (table mm, `height` mm above the table) the camera sees through the body of a tower
+    standing at `tower`, or would see it behind them (the line of sight meets the tower before the table):
+    where the photo would show that tower, not what is at the point. Looking along a run from up to 40° off
+    straight down, rays travel up to 30 mm along the table over a tower's height: above each half of a long
+    wall the camera sees the tower at the run's middle, or the one at its far end."""
+    camera = pose.centre
+    target = np.column_stack([points, np.full(len(points), -height)])
+    rays = target - camera  # table frame, z down into the table (the camera's z is negative: above it)
+    # Along each ray, from where it is at the tower's top (z = -tower_height) down to the table (z = 0) …
+    s_top = (-profile.tower_height - camera[2]) / rays[:, 2]
+    s_table = -camera[2] / rays[:, 2]
+    # … its nearest approach on the table's plane to the tower's axis.
+    flat = rays[:, :2]
+    along = ((np.asarray(tower, float) - camera[:2]) @ flat.T) / np.maximum((flat ** 2).sum(axis=1), 1e-9)
+    s = np.clip(along, s_top, s_table)
+    nearest = camera[:2] + s[:, None] * flat
+    return np.hypot(*(nearest - tower).T) < profile.dimensions.tower_radius + TOWER_SIGHT_SLACK_MM
+
+
+def sight_meets_wall(pose: CameraPose, points: np.ndarray, height: float, ends: tuple[np.ndarray, np.ndarray],
+                     profile: PieceProfile) -> np.ndarray:
+    """Which of the `points` (table mm, `height` mm above the walls' top) the camera would see a wall behind,
+    the wall running straight between `ends` (its line of sight meets the wall before the table): beside a
+    plain wall, on the side nearer the camera, that is grey with no tower there at all, and where the grey
+    mask runs wide of the wall's face (its shade, a widening) it looked like one."""
+    camera = pose.centre
+    target = np.column_stack([points, np.full(len(points), -height)])
+    rays = target - camera  # table frame, z down into the table (the camera's z is negative: above it)
+    s_top = (-profile.wall_height - camera[2]) / rays[:, 2]
+    s_table = -camera[2] / rays[:, 2]
+    a, b = (np.asarray(e, float) for e in ends)
+    run = b - a
+    reach = profile.dimensions.wall_thickness / 2 + WALL_SIGHT_SLACK_MM
+    meets = np.zeros(len(points), bool)
+    for share in np.linspace(0.0, 1.0, WALL_SIGHT_STEPS):
+        s = s_top + share * (s_table - s_top)
+        on_table = camera[:2] + s[:, None] * rays[:, :2]
+        along = np.clip((on_table - a) @ run / max(float(run @ run), 1e-9), 0.0, 1.0)
+        meets |= np.hypot(*(on_table - (a + along[:, None] * run)).T) < reach
+    return meets
