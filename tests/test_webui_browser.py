@@ -36,7 +36,7 @@ def _serve(tmp_path: Path, *extra: str):
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "tablesight", "serve", "--port", str(port),
                              "--data", str(tmp_path), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    for _ in range(100):
+    for _ in range(300):  # up to 30 s: under a parallel test run its imports alone can take several
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return proc, f"http://127.0.0.1:{port}"
