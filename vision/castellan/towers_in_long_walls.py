@@ -156,38 +156,38 @@ def sight_meets_tower(pose: CameraPose, points: np.ndarray, height: float, tower
     where the photo would show that tower, not what is at the point. Looking along a run from up to 40° off
     straight down, rays travel up to 30 mm along the table over a tower's height: above each half of a long
     wall the camera sees the tower at the run's middle, or the one at its far end."""
-    camera = pose.centre
-    target = np.column_stack([points, np.full(len(points), -height)])
-    rays = target - camera  # table frame, z down into the table (the camera's z is negative: above it)
-    # Along each ray, from where it is at the tower's top (z = -tower_height) down to the table (z = 0) …
-    s_top = (-profile.tower_height - camera[2]) / rays[:, 2]
-    s_table = -camera[2] / rays[:, 2]
-    # … its nearest approach on the table's plane to the tower's axis.
-    flat = rays[:, :2]
-    along = ((np.asarray(tower, float) - camera[:2]) @ flat.T) / np.maximum((flat ** 2).sum(axis=1), 1e-9)
-    s = np.clip(along, s_top, s_table)
-    nearest = camera[:2] + s[:, None] * flat
+    top, table = _sight_below(pose, points, height, profile.tower_height)
+    # The nearest approach, on the table's plane, of each line of sight's stretch below the tower's top to its axis.
+    stretch = table - top
+    along = np.clip(((np.asarray(tower, float) - top) * stretch).sum(axis=1)
+                    / np.maximum((stretch ** 2).sum(axis=1), 1e-9), 0.0, 1.0)
+    nearest = top + along[:, None] * stretch
     return np.hypot(*(nearest - tower).T) < profile.dimensions.tower_radius + TOWER_SIGHT_SLACK_MM
 
 
 def sight_meets_wall(pose: CameraPose, points: np.ndarray, height: float, ends: tuple[np.ndarray, np.ndarray],
                      profile: PieceProfile) -> np.ndarray:
-    """Which of the `points` (table mm, `height` mm above the walls' top) the camera would see a wall behind,
-    the wall running straight between `ends` (its line of sight meets the wall before the table): beside a
-    plain wall, on the side nearer the camera, that is grey with no tower there at all, and where the grey
-    mask runs wide of the wall's face (its shade, a widening) it looked like one."""
-    camera = pose.centre
-    target = np.column_stack([points, np.full(len(points), -height)])
-    rays = target - camera  # table frame, z down into the table (the camera's z is negative: above it)
-    s_top = (-profile.wall_height - camera[2]) / rays[:, 2]
-    s_table = -camera[2] / rays[:, 2]
+    """Which of the `points` (table mm, `height` mm above the table, over the walls' top) the camera would see
+    a wall behind, the wall running straight between `ends` (its line of sight meets the wall before the
+    table): beside a plain wall, on the side nearer the camera, that is grey with no tower there at all, and
+    where the grey mask runs wide of the wall's face (its shade, a widening) it looked like one."""
+    top, table = _sight_below(pose, points, height, profile.wall_height)
     a, b = (np.asarray(e, float) for e in ends)
     run = b - a
     reach = profile.dimensions.wall_thickness / 2 + WALL_SIGHT_SLACK_MM
     meets = np.zeros(len(points), bool)
     for share in np.linspace(0.0, 1.0, WALL_SIGHT_STEPS):
-        s = s_top + share * (s_table - s_top)
-        on_table = camera[:2] + s[:, None] * rays[:, :2]
+        on_table = top + share * (table - top)
         along = np.clip((on_table - a) @ run / max(float(run @ run), 1e-9), 0.0, 1.0)
         meets |= np.hypot(*(on_table - (a + along[:, None] * run)).T) < reach
     return meets
+
+
+def _sight_below(pose: CameraPose, points: np.ndarray, height: float, top: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where, over the table (x, y mm), the camera's line of sight through each of the `points` (`height` mm up)
+    passes at `top` mm up and where it reaches the table: the stretch of it a piece `top` tall may stand in."""
+    camera = pose.centre
+    rays = np.column_stack([points, np.full(len(points), -height)]) - camera  # table frame, z down into the table
+    at_top = (-top - camera[2]) / rays[:, 2]  # along each ray (the camera's z is negative: above the table)
+    at_table = -camera[2] / rays[:, 2]
+    return camera[:2] + at_top[:, None] * rays[:, :2], camera[:2] + at_table[:, None] * rays[:, :2]
