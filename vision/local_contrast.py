@@ -8,7 +8,9 @@ few centimetres. So each pixel's chromaticity is compared with the table's mean 
 it, a few keeps wide, after smoothing over a few millimetres (a keep's top is a patch,
 the felt's grain is not), against the spread such steps have over the whole photo.
 A keep differing from the table only in brightness (red on red) is not found this way:
-the table beside a lit wall is brighter too.
+the table beside a lit wall is brighter too. Nor is the table's own mottling between the walls
+told from a keep this way (the light there differs from the open table's): what steps away is
+weak evidence, taken for a keep only where the rules ask for one (`carving.keeps_apart`).
 """
 
 from __future__ import annotations

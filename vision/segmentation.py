@@ -502,23 +502,18 @@ def grey_mask(feats: ColourFeatures, table_like: np.ndarray, table_threshold: fl
 
 
 def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like: np.ndarray,
-               min_lit_pixels: int = 1, distinct: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+               min_lit_pixels: int = 1) -> dict[str, np.ndarray]:
     """Each keep colour: saturated, of the colour's hue, unlike the table. A keep's sides in its own
     shade are as saturated as its lit sides but far darker (a few % of the card's white): dark pixels
     count where they join a lit part of the same colour, never on their own (dark noise has any hue),
     and only if unlike the table as it looks in shade (`shaded_table_like`: the walls' shadows), to a
     lit part of at least `min_lit_pixels` (a keep's top faces the light; specks of a table pattern
-    do not make a keep out of the shadows they touch). `distinct`: for the keep colour the table itself
-    has all over (`table_keep_colour`: a green keep on green felt), where the photo steps away from the
-    table right around it (`local_contrast.distinct_from_table`): lit, though the table's colours take it
-    in."""
+    do not make a keep out of the shadows they touch)."""
     masks = {}
     for colour in KEEP_HUES:
         lit, shaded = _keep_coloured(feats, colour, shaded_table_like)
-        unlike = table_like < 0.5
-        if distinct and colour in distinct:
-            unlike = unlike | distinct[colour]
-        masks[colour] = _joined(shaded | (lit & unlike), lit & unlike, min_lit_pixels)
+        unlike = lit & (table_like < 0.5)
+        masks[colour] = _joined(shaded | unlike, unlike, min_lit_pixels)
     return masks
 
 

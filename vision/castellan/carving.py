@@ -130,7 +130,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
     else:
         keep_masks_here = {c: m.astype(np.uint8) * 255 for c, m in
-                           _keep_masks(source[y0:y1, x0:x1], feats, table, mm_per_pixel).items()}
+                           _keep_masks(feats, table, mm_per_pixel).items()}
     if keep_side_mm is not None:
         # Not the table's own keep colours: its patches' grain would make keeps of them (red keeps on a red cloth).
         grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel,
@@ -162,15 +162,15 @@ def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int
     return colour_features(balanced_on(normalised, tint), ink_level)
 
 
-def _keep_masks(photo: np.ndarray, feats: ColourFeatures, table: TableModel, mm_per_pixel: float
-                ) -> dict[str, np.ndarray]:
+def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float) -> dict[str, np.ndarray]:
     """Each keep colour's pixels (see `keep_masks`). Keeps are tested against the table near each pixel: a
-    tablecloth's colour borders are table too. For the keep colour the table is all over, the pixels of its
-    hue standing out from the table around them count too (`distinct_from_table`)."""
+    tablecloth's colour borders are table too. A keep of the colour the table has all over (green on green
+    felt) is not among them: the pixels stepping away from the table around them (`distinct_from_table`) are
+    as often the cloth's own mottling between the walls, whose light differs from the open table's (photos
+    straight from above showed 13–36 such keeps on red cloth). Such keeps are looked for where the rules ask
+    for one (`reader`: the courtyards no keep claims)."""
     tables = _KeepTables(feats, table, mm_per_pixel)
-    whole = table_keep_colour(feats, tables.like)
-    return keep_masks(feats, tables.like, tables.shaded_like, int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2),
-                      {whole: tables.distinct(photo, whole)} if whole else None)
+    return keep_masks(feats, tables.like, tables.shaded_like, int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2))
 
 
 def keep_colours_of_the_table(view: TableView, look: Look) -> tuple[str, ...]:
