@@ -120,6 +120,9 @@ MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
 # times the camera's tilt is fitted to the castle and the photo read through it.
 NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
 NO_CARD_TILT_ROUNDS = 3
+# A scale tried without the card at which the castle's grey would span more than this (twice the widest castle
+# generated, 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
+MAX_CASTLE_SIDE_MM = 2500.0
 # A card read for its focal length at a low tilt can be 20 % off or more (seed 7300, photo-024: 0.8 of
 # the true one), and through such a lens the castle is carved apart and nothing is read. Such readings
 # are tried again through these shares of the card's focal length (then refined by the castle as usual).
@@ -392,12 +395,14 @@ class CastellanReader:
     def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
                       view: TableView | None = None, window: tuple[int, int, int, int] | None = None,
-                      keeps: dict[str, np.ndarray] | None = None, keep_shadows: bool = True) -> PhotoReading:
+                      keeps: dict[str, np.ndarray] | None = None, keep_shadows: bool = True,
+                      max_castle_mm: float | None = None) -> PhotoReading:
         """One reading through the card's lens, refined from the castle up to `refinements` times.
         `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens.
         `view`: the photo through this card, if already made; `window`: only this part of the photo
         (x0, y0, x1, y1 pixels) is classified; `keeps`: the keep colours' masks (as taken) if already
-        classified the same way; `keep_shadows`: whether the keeps' shadows are weighed (`shadows`)."""
+        classified the same way; `keep_shadows`: whether the keeps' shadows are weighed (`shadows`);
+        `max_castle_mm`: grey spanning a wider window than this is taken for no castle."""
         with _timed(timings, "segment"):
             view = view or TableView(image, card)
             if raw_classes is None:
@@ -407,6 +412,9 @@ class CastellanReader:
             classes = undistorted_classes(view, raw_classes)
             px_per_mm = float(np.clip(1.2 / card.mm_per_pixel(), MIN_PX_PER_MM, MAX_PX_PER_MM))
             region = castle_region(view, classes, self.profile, px_per_mm)
+            if region is not None and max_castle_mm is not None and \
+                    max(region.x1 - region.x0, region.y1 - region.y0) > max_castle_mm:
+                region = None
         reading = PhotoReading(None, card, region, timings_ms=timings, view=view, classes=classes,
                                raw_classes=raw_classes, look=look)
         if region is None:
@@ -810,10 +818,17 @@ class CastellanReader:
         it is tried, then the best corrected by its walls' spans. None if no tower is read at any."""
         how = "straight above" if rotation is None else "tilted as its edges suggest"
         best, best_score = None, -math.inf
+        # Every scale is tried at the working resolution of the middle one, and never on a photo enlarged (up to
+        # four times its pixels, 6 s a reading on a 3 MP photo): only the scale kept is read at its own.
+        small, _ = _working_resolution(image, virtual_card(image, scale, focal_35mm, rotation))
+        if small.shape[1] > image.shape[1]:
+            small = image
+        share = small.shape[1] / image.shape[1]
         for n, factor in enumerate(NO_CARD_SCALES):
             self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(NO_CARD_SCALES)})")
-            small, reading = self._first_look(
-                image, focal_35mm, virtual_card(image, scale * factor, focal_35mm, rotation), 0, timings)
+            card = virtual_card(small, scale * factor * share, focal_35mm, rotation)
+            reading = self._read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0],
+                                         max_castle_mm=MAX_CASTLE_SIDE_MM)
             score = self._coherence(reading)
             if score > best_score:
                 best, best_score, best_scale = (small, reading), score, scale * factor
