@@ -512,8 +512,8 @@ def keep_masks(feats: ColourFeatures, table_like: np.ndarray, shaded_table_like:
     masks = {}
     for colour in KEEP_HUES:
         lit, shaded = _keep_coloured(feats, colour, shaded_table_like)
-        unlike = lit & (table_like < 0.5)
-        masks[colour] = _joined(shaded | unlike, unlike, min_lit_pixels)
+        lit_unlike = lit & (table_like < 0.5)
+        masks[colour] = _joined(shaded | lit_unlike, lit_unlike, min_lit_pixels)
     return masks
 
 
