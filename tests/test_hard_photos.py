@@ -156,7 +156,7 @@ def test_a_castle_lost_through_the_cards_focal_length_is_found_through_another()
     taken = read_photo(photo)
     reader = CastellanReader()
     card = find_card(taken.image, None, taken.focal_35mm)
-    _, first = reader._first_look(taken.image, taken.focal_35mm, card, 1, {})
+    _, first = reader.first_look(taken.image, taken.focal_35mm, card, 1, {})
     assert reader._no_castle(first)
     reading = reader._through_other_focals(taken.image, taken.focal_35mm, card, 1, first, {})
     assert any("focal length read from the card" in note for note in reading.notes)
@@ -203,7 +203,7 @@ def test_a_look_seeing_the_photo_as_an_earlier_one_did_is_not_read_again(monkeyp
     grey pixels the same, carved on the same planes): reading them again would give the same reading, so each
     is read once."""
     read_with = []
-    original = CastellanReader._read_through
+    original = CastellanReader.read_through
 
     def recording(self, *args, **kwargs):
         reading = original(self, *args, **kwargs)
@@ -212,7 +212,7 @@ def test_a_look_seeing_the_photo_as_an_earlier_one_did_is_not_read_again(monkeyp
             read_with.append((look.camera_chroma, look.lower_shares, reading.raw_classes.grey.tobytes()))
         return reading
 
-    monkeypatch.setattr(CastellanReader, "_read_through", recording)
+    monkeypatch.setattr(CastellanReader, "read_through", recording)
     taken = read_photo(SAMPLES / "photo-002.jpg")
     CastellanReader().read(taken.image, taken.focal_35mm)
     assert len(read_with) >= 4  # the other looks were tried ...
@@ -226,9 +226,9 @@ def test_a_castle_without_the_card_at_19_degrees_is_read_through_the_tilt_of_its
     their sides are allowed for, reads it whole, and the notes say how. (Since its colours are balanced on
     the plastic's lit tops, session 45, the straight-above reading holds enough walls to give the tilt
     itself; the walls' tilt is taken away here so that the edges are still what is tested.)"""
-    import tablesight.vision.castellan.reader as reader_module
+    import tablesight.vision.castellan.without_card as without_card
 
-    monkeypatch.setattr(reader_module, "castle_pose", lambda *args, **kwargs: None)
+    monkeypatch.setattr(without_card, "castle_pose", lambda *args, **kwargs: None)
     photo = HERE / "data" / "no-card-tilted-19.jpg"
     counts, reading = _read_against_truth(photo)
     assert not reading.card.seen

@@ -644,7 +644,7 @@ class _TwoLooks:
         from tablesight.vision.table_view import Region
 
         class Stub(CastellanReader):
-            def _read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
+            def read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
                               view=None, window=None, keeps=None, keep_shadows=True):
                 self.looks.append(look)
                 self.shadows.append(keep_shadows)

@@ -9,12 +9,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from tablesight.calibration.camera import Lens
 from tablesight.calibration.card import SQUARE_MM, card_outline_mm
-from tablesight.calibration.card_detection import CardDetection, find_card, through_focal, virtual_card
+from tablesight.calibration.card_detection import CardDetection, find_card, through_focal
 from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
 from tablesight.calibration.motion_blur import deblurred
@@ -33,9 +32,7 @@ from tablesight.vision.castellan.carving import (
     table_seen_by,
     undistorted_classes,
 )
-from tablesight.vision.castellan.castle_pose import castle_pose
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
-from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
 from tablesight.vision.castellan.hidden_towers import hidden_towers
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -89,22 +86,13 @@ from tablesight.vision.castellan.walls import (
     split_at_towers_in_runs,
     walls_behind_keeps,
 )
+from tablesight.vision.castellan.without_card import CardlessReader, coherence
+from tablesight.vision.castellan.working_resolution import card_at_photo_size, working_resolution
 from tablesight.vision.denoise import NOISY_LEVELS, quietened
-from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
-WORKING_PX_PER_MM = 1.6
-# A photo far coarser than that near the card (a webcam's 720p: 0.35-0.8 px/mm) is read at ENLARGEMENT times its
-# size: its colours are then told, and its pieces carved, between its pixels, not on them (the samples at 720p:
-# scores 41 -> 47 of 64, towers P/R 0.94 / 0.90 -> 0.98 / 0.94; a tower between two short walls no longer merges
-# into a long wall, a keep's lean is measured finer; the 352 photos 258 -> 259, none lost). Photos of 0.8-1.3
-# px/mm enlarged towards WORKING_PX_PER_MM too: 352 photos 258 -> 266, but 11 lost and two of them read wrong
-# and trusted; with the card's corners weighed in the photo's own pixels in the lens fit, the 720p towers
-# 0.96 / 0.92. The card's corners are weighed in the pixels read (an enlarged photo's card weighs more against
-# its castle's walls, which a coarse photo places less surely).
-ENLARGEMENT = 2.0
 MAX_SPECK_TOWERS = 2
 FAR_FROM_CARD_MM = 850.0  # a castle whose towers are this far from the card (median) gets a note on it
 FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal length is refined once more
@@ -113,26 +101,20 @@ FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal leng
 # Beyond this share the card's print (or the profile) is named as the likely cause, with many walls.
 PRINT_SCALE_NOTE_SHARE, PRINT_SCALE_MIN_SPANS = 0.05, 20
 SETTLED_MOVE_MM = 1.0  # towers settled by their walls further than this have their sockets read again
-# Without the card, a reading breaking more rules than this (or leaving more pieces off the castle) is a
-# misreading, not a castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
-MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
-# Without the card: the scales tried, as factors of the one how wide the walls look suggests, and the most
-# times the camera's tilt is fitted to the castle and the photo read through it.
-NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
-NO_CARD_TILT_ROUNDS = 3
-# A scale tried without the card at which the castle's grey would span more than this (twice the widest castle
-# generated, 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
-MAX_CASTLE_SIDE_MM = 2500.0
 # A card read for its focal length at a low tilt can be 20 % off or more (seed 7300, photo-024: 0.8 of
 # the true one), and through such a lens the castle is carved apart and nothing is read. Such readings
 # are tried again through these shares of the card's focal length (then refined by the castle as usual).
 OTHER_FOCALS = (0.8, 0.9, 1.12, 1.25)
 # Dice are 12-18 mm, a keep 22 mm: a keep seen whole carves over 0.75 of its side² (19 in 20 of 1,000 keeps)
 SMALL_KEEP_AREA_SHARE = 0.7
-APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
 class CastellanReader:
+    """Reads a photo of a Castellan castle into a board: the card (or, missing, the castle itself:
+    `without_card`), the pixel classes, towers, walls and keeps, the lens refined by the castle, the looks
+    weighed against the rules, the castle rebuilt. `read` is the entry point; `first_look`, `read_through`,
+    `looked_again` and `towers_after_the_look` are the stages a reading without the card goes through too."""
+
     def __init__(self, profile: PieceProfile = NOMINAL_PROFILE, lens: Lens | None = None,
                  progress: Callable[[str], None] | None = None) -> None:
         """`progress`: told, in a few words, what the reader is doing as it goes (a reading takes seconds)."""
@@ -147,12 +129,12 @@ class CastellanReader:
         fit leaves little for a second round, unless it moved the focal length far from the card's)
         through the lens fitted to the card and that reading's castle. A reading that breaks the rules
         is more likely a misreading than an illegal castle: while the best reading so far breaks some,
-        the photo is read again with its colours seen another way (LOOKS; see `_looked_again`).
+        the photo is read again with its colours seen another way (LOOKS; see `looked_again`).
         A big photo is read at a working resolution (its `view`); the reading's card is the photo's own,
         at its size, as the overlay draws it and a next frame's reading reuses it; `fringes`: the lens's colour
         fringes if already measured (a live camera's earlier frame), else they are measured on the card."""
         reading = self._read(image, focal_35mm, card, refinements, fringes)
-        return _card_at_photo_size(reading, image.shape)
+        return card_at_photo_size(reading, image.shape)
 
     def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
               refinements: int, fringes: ColourFringes | None = None) -> PhotoReading:
@@ -171,13 +153,13 @@ class CastellanReader:
                     # table (sample 002 with 0.3 % fringes through a JPEG: 46 of 63 towers read, 58 without them).
                     image = without_fringes(image, fringes)
         if card is None:
-            return _noted_grain(self._read_without_card(image, focal_35mm, timings), grain)
+            return _noted_grain(CardlessReader(self, self._say).read(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
-        small, first = self._first_look(image, focal_35mm, card, refinements, timings)
-        reading = self._looked_again(small, focal_35mm, first, timings)
+        small, first = self.first_look(image, focal_35mm, card, refinements, timings)
+        reading = self.looked_again(small, focal_35mm, first, timings)
         if self.lens is None and card.seen and self._no_castle(reading):
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
-        self._towers_after_the_look(reading)
+        self.towers_after_the_look(reading)
         self._keeps_the_rules_need(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
@@ -217,20 +199,20 @@ class CastellanReader:
         so. (Tried for readings breaking many rules too, the most coherent reading was not always the
         right one: a sample at 40° tilt came out through a focal length further off than the card's.)"""
         look = next(look for look in LOOKS if look.deep_shade_is_plastic)
-        first_score = self._coherence(reading)
+        first_score = coherence(reading, self.profile.dimensions)
         best, best_score = None, first_score
         for n, share in enumerate(OTHER_FOCALS):
             self._say(f"no castle seen through the card's lens: trying another focal length "
                       f"({n + 1}/{len(OTHER_FOCALS)})")
-            small, other_card = _working_resolution(image, through_focal(card, card.pose.lens.focal * share))
-            other = self._read_through(small, focal_35mm, other_card, refinements, dict(timings), look)
-            score = self._coherence(other)
+            small, other_card = working_resolution(image, through_focal(card, card.pose.lens.focal * share))
+            other = self.read_through(small, focal_35mm, other_card, refinements, dict(timings), look)
+            score = coherence(other, self.profile.dimensions)
             if score > best_score:
                 best, best_score = (small, other), score
         if best is None:
             return reading
-        other = self._looked_again(best[0], focal_35mm, best[1], dict(timings))
-        if self._coherence(other) <= first_score:
+        other = self.looked_again(best[0], focal_35mm, best[1], dict(timings))
+        if coherence(other, self.profile.dimensions) <= first_score:
             return reading
         # Both focal lengths at the photo's size (the other reading's card is at the working resolution).
         focal = other.card.pose.lens.focal * card.pose.lens.image_size[0] / other.card.pose.lens.image_size[0]
@@ -246,7 +228,7 @@ class CastellanReader:
         spanning 30 mm place a castle 300 mm away poorly (its tilt above all), and a reading through them
         that lost most of the castle breaks few rules for that alone (`keeps_the_pieces`)."""
         self._say("only a corner of the card is seen: reading the castle by its own walls too")
-        without = self._read_without_card(image, focal_35mm, dict(timings), why=(
+        without = CardlessReader(self, self._say).read(image, focal_35mm, dict(timings), why=(
             "only a corner of the reference card is in the photo, and the castle's own walls placed it better"))
         if without.board is None:
             return reading
@@ -257,13 +239,13 @@ class CastellanReader:
             return without
         return reading
 
-    def _first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
+    def first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                     timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
         """The photo at its working resolution and its reading there, seen the usual way."""
-        image, card = _working_resolution(image, card)
-        return image, self._read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        image, card = working_resolution(image, card)
+        return image, self.read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
 
-    def _looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
+    def looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
         """The reading breaking fewest rules (and leaving fewest pieces off the castle: `misfits`) per tower it
         read (`misfit_rate`; on a tie, raising fewer warnings) among the first and the other looks, tried
@@ -316,7 +298,7 @@ class CastellanReader:
                 seen.add(seen_as)
             # Single or double hardly moves the rules a look is judged by: the keeps' shadows (~80 ms a
             # reading) are left for the look kept.
-            other = self._read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
+            other = self.read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
                                        view=first.view, window=window, keeps=keeps, keep_shadows=False)
             other_report = self._report(other)
             other_broken, other_warned = misfits(other, other_report), _warning_count(other_report)
@@ -357,10 +339,10 @@ class CastellanReader:
         enough of the castle to fit it — unless through that lens it misreads more than the first reading did
         (`first_misfits`; a look carving from high up fits the lens to the pieces' tops): then the card's."""
         refit = int(self.lens is None and kept.card.focal_source not in ("castle", "assumed"))
-        again = self._read_through(image, focal_35mm, kept.card, refit, dict(timings), kept.look,
+        again = self.read_through(image, focal_35mm, kept.card, refit, dict(timings), kept.look,
                                    raw_classes=kept.raw_classes, view=kept.view)
         if refit and first_misfits is not None and misfits(again, self._report(again)) > first_misfits:
-            again = self._read_through(image, focal_35mm, kept.card, 0, dict(timings), kept.look,
+            again = self.read_through(image, focal_35mm, kept.card, 0, dict(timings), kept.look,
                                        raw_classes=kept.raw_classes, view=kept.view)
         return again
 
@@ -392,7 +374,7 @@ class CastellanReader:
         """The reading's board scored (None without a board)."""
         return None if reading.board is None else score_board(reading.board, self.profile.dimensions)
 
-    def _read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
+    def read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
                       view: TableView | None = None, window: tuple[int, int, int, int] | None = None,
                       keeps: dict[str, np.ndarray] | None = None, keep_shadows: bool = True,
@@ -435,7 +417,7 @@ class CastellanReader:
                 rounds = refinements - 1
                 if card.focal_source != "castle" and _focal_moved(card, refined) > FAR_OFF_FOCAL:
                     rounds = max(rounds, 1)
-                again = self._read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes,
+                again = self.read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes,
                                            keep_shadows=keep_shadows)
                 again.notes[:0] = print_note
                 return again
@@ -603,7 +585,7 @@ class CastellanReader:
                 f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the {hidden.keep.color} keep, was "
                 f"inferred from the wall ending there: without it the castle breaks more rules — check it"))
 
-    def _towers_after_the_look(self, reading: PhotoReading) -> None:
+    def towers_after_the_look(self, reading: PhotoReading) -> None:
         """The kept reading's towers hidden behind keeps that the rules need (`_towers_the_rules_need`) and
         its long walls that are runs of two short walls and a tower (`_split_long_walls_at_towers`), each
         added, and its board made again. Only once the look is kept: either makes a reading break fewer
@@ -733,140 +715,6 @@ class CastellanReader:
             again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
             merged = merged_walls(reading.walls, again, reading.towers)
             reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
-
-    def _read_without_card(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
-                           why: str = "no reference card in the photo") -> PhotoReading:
-        """No card in the photo: read it as taken from straight above at the scale (tried over a range
-        around how wide the walls look) that makes most sense of the castle, then through the tilt the
-        castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
-        same from the tilt the castle's straight edges suggest (`tilt_from_edges`): a view tilted 20° read
-        from straight above can read too little of the castle for its walls to give the tilt."""
-        missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
-        scale = _scale_from_wall_width(image, self.profile, focal_35mm)
-        if scale is None:
-            return missing
-        straight = self._best_scale(image, focal_35mm, scale, timings)
-        reading = None if straight is None else self._through_castle_tilt(*straight, focal_35mm, timings)
-        if reading is None or not self._made_sense_of(reading):
-            for tilted in self._tilted_by_edges(image, focal_35mm, scale, straight, timings):
-                other = self._through_castle_tilt(*tilted, focal_35mm, timings)
-                if reading is None or self._coherence(other) > self._coherence(reading):
-                    reading = other
-        if reading is None:
-            return missing
-        if not self._made_sense_of(reading):
-            # A castle seen but not made sense of (its tilt or scale misjudged, or lost when looked at
-            # again): its pieces would be guesses, so none are reported.
-            missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
-                                "read reliably: lay the card flat beside the castle and take the photo again")
-            return missing
-        if reading.card.focal_source == "castle":
-            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) and the scale taken from the castle's "
-                   f"walls")
-        elif reading.card.pose.tilt_deg >= 1.0:
-            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) taken from the castle's straight edges, "
-                   f"the scale from its walls")
-        else:
-            how = "read as if taken from straight above, the scale from the castle's walls"
-        reading.notes.insert(0, f"{why}: {how}; lay the card beside the castle for a reliable reading")
-        return reading
-
-    def _through_castle_tilt(self, image: np.ndarray, first: PhotoReading, focal_35mm: float | None,
-                             timings: dict[str, float]) -> PhotoReading:
-        """A first reading without the card seen through the tilt its walls suggest, then looked at again."""
-        small, tilted = self._tilted(image, first, focal_35mm, timings)
-        reading = self._looked_again(small, focal_35mm, tilted, timings)
-        self._towers_after_the_look(reading)
-        return reading
-
-    def _made_sense_of(self, reading: PhotoReading) -> bool:
-        """Whether a reading without the card found a castle (two towers at least) breaking few rules for
-        its size."""
-        if reading.board is None or len(reading.board.towers) < 2:
-            return False
-        allowed = MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(reading.towers)
-        return misfits(reading, self._report(reading)) <= allowed
-
-    def _tilted_by_edges(self, image: np.ndarray, focal_35mm: float | None, scale: float,
-                         straight: tuple[np.ndarray, PhotoReading] | None,
-                         timings: dict[str, float]) -> list[tuple[np.ndarray, PhotoReading]]:
-        """The photo (at its working resolution) and its readings through the tilt the castle's straight edges
-        suggest, found near the grey plastic of the reading from straight above (`straight`; None: no tower
-        read so, and the photo is looked at once at `scale`): one at the scale making most sense of the
-        castle around `scale`, one around it corrected for the walls' sides a tilted view shows (how wide
-        the walls look takes them in: half as wide again at 19°, yet the guess was right as it was at 31°).
-        None where the edges tell no tilt."""
-        small, seen = straight or self._first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0,
-                                                   timings)
-        if seen.raw_classes is None:
-            return []
-        rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
-        if rotation is None:
-            return []
-        top = APPARENT_WALL_WIDTH * self.profile.dimensions.wall_thickness
-        # A wall's side, on average over headings.
-        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt_of(rotation))
-        found = (self._best_scale(image, focal_35mm, guess, timings, rotation)
-                 for guess in (scale, scale * top / (top + sides)))
-        return [f for f in found if f is not None]
-
-    def _best_scale(self, image: np.ndarray, focal_35mm: float | None, scale: float, timings: dict[str, float],
-                    rotation: np.ndarray | None = None) -> tuple[np.ndarray, PhotoReading] | None:
-        """The photo (at its working resolution) and its reading as if taken from straight above (or tilted
-        by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`_coherence`):
-        how wide the walls look only roughly gives it (a tilted view shows their sides), so a range around
-        it is tried, then the best corrected by its walls' spans. None if no tower is read at any."""
-        how = "straight above" if rotation is None else "tilted as its edges suggest"
-        best, best_score = None, -math.inf
-        # Every scale is tried at the working resolution of the middle one, and never on a photo enlarged (up to
-        # four times its pixels, 6 s a reading on a 3 MP photo): only the scale kept is read at its own.
-        small, _ = _working_resolution(image, virtual_card(image, scale, focal_35mm, rotation))
-        if small.shape[1] > image.shape[1]:
-            small = image
-        share = small.shape[1] / image.shape[1]
-        for n, factor in enumerate(NO_CARD_SCALES):
-            self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(NO_CARD_SCALES)})")
-            card = virtual_card(small, scale * factor * share, focal_35mm, rotation)
-            reading = self._read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0],
-                                         max_castle_mm=MAX_CASTLE_SIDE_MM)
-            score = self._coherence(reading)
-            if score > best_score:
-                best, best_score, best_scale = (small, reading), score, scale * factor
-        for _ in range(2):
-            ratio = _span_ratio(best[1], self.profile) if best else None
-            if ratio is None:
-                break
-            best_scale /= ratio
-            small, reading = self._first_look(image, focal_35mm, virtual_card(image, best_scale, focal_35mm, rotation),
-                                              0, timings)
-            score = self._coherence(reading)
-            if score <= best_score:
-                break
-            best, best_score = (small, reading), score
-        return best if best and best[1].towers else None
-
-    def _tilted(self, image: np.ndarray, reading: PhotoReading, focal_35mm: float | None,
-                timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
-        """A reading without the card seen again through the tilt its castle's walls suggest (each tilt
-        fitted to the reading before), while that makes more sense of the castle."""
-        score = self._coherence(reading)
-        for n in range(NO_CARD_TILT_ROUNDS):
-            stand_in = castle_pose(reading.card, reading.towers, reading.walls, self.profile)
-            if stand_in is None:
-                break
-            self._say(f"no reference card: reading the castle through the tilt its walls suggest ({n + 1})")
-            small, tilted = self._first_look(image, focal_35mm, stand_in, 0, timings)
-            tilted_score = self._coherence(tilted)
-            if tilted_score <= score:
-                break
-            image, reading, score = small, tilted, tilted_score
-        return image, reading
-
-    def _coherence(self, reading: PhotoReading) -> float:
-        """How much sense a reading without the card makes of a castle: walls joining two towers, less
-        twice the misread pieces its broken rules take (a wrong scale or tilt reads many walls, wrongly)."""
-        joined = sum(w.end is not None for w in reading.walls)
-        return joined - 2 * misfits(reading, self._report(reading)) if reading.board is not None else -math.inf
 
     def _walls_the_rules_need(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
                               reading: PhotoReading) -> None:
@@ -1011,33 +859,6 @@ def _pose_known(reading: PhotoReading) -> bool:
     return reading.card is not None and reading.card.focal_source != "assumed"
 
 
-def _scale_from_wall_width(image: np.ndarray, profile: PieceProfile, focal_35mm: float | None) -> float | None:
-    """Pixels per millimetre guessed from how wide the grey walls look (their tops and a little side)."""
-    from skimage.morphology import skeletonize
-
-    probe = virtual_card(image, 1.0, focal_35mm)
-    view = TableView(image, probe)
-    grey = classify_pixels(view, TableModel.learn(view)).grey
-    if cv2.countNonZero(grey) < 0.002 * grey.size:
-        return None
-    dist = cv2.distanceTransform((grey > 0).astype(np.uint8), cv2.DIST_L2, 5)
-    values = dist[skeletonize(grey > 0)]
-    values = values[values >= 1.5]
-    if values.size < 50:
-        return None
-    return float(np.median(values)) / (APPARENT_WALL_WIDTH * profile.dimensions.wall_thickness / 2)
-
-
-def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
-    """Median of measured over expected span of the walls joining two towers (1.0: the scale is right)."""
-    ratios = []
-    for w in reading.walls:
-        if w.end is not None:
-            a, b = reading.towers[w.start], reading.towers[w.end]
-            ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
-    return float(np.median(ratios)) if len(ratios) >= 3 else None
-
-
 def _warning_count(report: Report | None) -> int:
     return len(report.warnings) if report is not None else 0
 
@@ -1075,30 +896,6 @@ def _drop_specks(reading: PhotoReading) -> None:
     reading.stranded += dropped
     reading.notes.append(f"left out {dropped} tower(s) standing apart from the castle with at most "
                          f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
-
-
-def _working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, CardDetection]:
-    """Photos are read at about WORKING_PX_PER_MM near the card: big ones made smaller (more pixels add time, not
-    detail), those coarser than half of it enlarged (ENLARGEMENT)."""
-    factor = WORKING_PX_PER_MM * card.mm_per_pixel()
-    if factor >= ENLARGEMENT:
-        factor = ENLARGEMENT
-        resized = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-    elif factor >= 0.9:
-        return image, card
-    else:
-        resized = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    size = (resized.shape[1], resized.shape[0])
-    return resized, card.scaled(size[0] / image.shape[1], size)
-
-
-def _card_at_photo_size(reading: PhotoReading, shape: tuple[int, ...]) -> PhotoReading:
-    """The reading with its card (found in the photo, read at a working resolution) at the photo's size."""
-    h, w = shape[:2]
-    card = reading.card
-    if card is not None and card.pose.lens.image_size != (w, h):
-        reading.card = card.scaled(w / card.pose.lens.image_size[0], (w, h))
-    return reading
 
 
 def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:

@@ -1,0 +1,221 @@
+"""Reading a photo the reference card is missing from: the castle is its own ruler and square.
+
+Without the card nothing gives the table plane but the castle itself. The photo is read as if taken from
+straight above, at a range of scales around the one how wide its walls look suggests, and the reading that
+makes most sense of a castle (walls joining towers, few rules broken: `coherence`) is kept; its walls then
+give the camera's tilt (`castle_pose`), read through again while that makes more sense. Where the view from
+straight above makes no sense of a castle, the tilt its straight edges suggest (`edge_tilt`) is tried. A
+castle not made sense of is not reported: its pieces would be guesses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from tablesight.calibration.card_detection import virtual_card
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.scoring.castellan.report import score_board
+from tablesight.vision.castellan.carving import classify_pixels
+from tablesight.vision.castellan.castle_pose import castle_pose
+from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
+from tablesight.vision.castellan.looks import LOOKS, misfits
+from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.working_resolution import working_resolution
+from tablesight.vision.segmentation import TableModel
+from tablesight.vision.table_view import TableView
+
+if TYPE_CHECKING:
+    from tablesight.vision.castellan.reader import CastellanReader
+
+# A reading breaking more rules than this (or leaving more pieces off the castle) is a misreading, not a
+# castle: a finished game breaks a rule or two (a courtyard left unclaimed), not dozens.
+MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
+# The scales tried, as factors of the one how wide the walls look suggests, and the most times the camera's
+# tilt is fitted to the castle and the photo read through it.
+NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
+NO_CARD_TILT_ROUNDS = 3
+# A scale tried at which the castle's grey would span more than this (twice the widest castle generated,
+# 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
+MAX_CASTLE_SIDE_MM = 2500.0
+APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
+
+
+class CardlessReader:
+    """A photo without the card read through the stages of `stages` (a `CastellanReader`), each at a scale
+    and tilt the castle suggests; `say` is told what it is doing (a reading without the card takes seconds
+    to a minute)."""
+
+    def __init__(self, stages: CastellanReader, say: Callable[[str], None]) -> None:
+        self.stages, self.profile, self._say = stages, stages.profile, say
+        self.dims = stages.profile.dimensions
+
+    def read(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
+             why: str = "no reference card in the photo") -> PhotoReading:
+        """No card in the photo: read it as taken from straight above at the scale (tried over a range
+        around how wide the walls look) that makes most sense of the castle, then through the tilt the
+        castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
+        same from the tilt the castle's straight edges suggest (`tilt_from_edges`): a view tilted 20° read
+        from straight above can read too little of the castle for its walls to give the tilt."""
+        missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+        scale = _scale_from_wall_width(image, self.profile, focal_35mm)
+        if scale is None:
+            return missing
+        straight = self._best_scale(image, focal_35mm, scale, timings)
+        reading = None if straight is None else self._through_castle_tilt(*straight, focal_35mm, timings)
+        if reading is None or not made_sense_of(reading, self.dims):
+            for tilted in self._tilted_by_edges(image, focal_35mm, scale, straight, timings):
+                other = self._through_castle_tilt(*tilted, focal_35mm, timings)
+                if reading is None or coherence(other, self.dims) > coherence(reading, self.dims):
+                    reading = other
+        if reading is None:
+            return missing
+        if not made_sense_of(reading, self.dims):
+            # A castle seen but not made sense of (its tilt or scale misjudged, or lost when looked at
+            # again): its pieces would be guesses, so none are reported.
+            missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
+                                "read reliably: lay the card flat beside the castle and take the photo again")
+            return missing
+        if reading.card.focal_source == "castle":
+            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) and the scale taken from the castle's "
+                   f"walls")
+        elif reading.card.pose.tilt_deg >= 1.0:
+            how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) taken from the castle's straight edges, "
+                   f"the scale from its walls")
+        else:
+            how = "read as if taken from straight above, the scale from the castle's walls"
+        reading.notes.insert(0, f"{why}: {how}; lay the card beside the castle for a reliable reading")
+        return reading
+
+    def _through_castle_tilt(self, image: np.ndarray, first: PhotoReading, focal_35mm: float | None,
+                             timings: dict[str, float]) -> PhotoReading:
+        """A first reading without the card seen through the tilt its walls suggest, then looked at again."""
+        small, tilted = self._tilted(image, first, focal_35mm, timings)
+        reading = self.stages.looked_again(small, focal_35mm, tilted, timings)
+        self.stages.towers_after_the_look(reading)
+        return reading
+
+    def _tilted_by_edges(self, image: np.ndarray, focal_35mm: float | None, scale: float,
+                         straight: tuple[np.ndarray, PhotoReading] | None,
+                         timings: dict[str, float]) -> list[tuple[np.ndarray, PhotoReading]]:
+        """The photo (at its working resolution) and its readings through the tilt the castle's straight edges
+        suggest, found near the grey plastic of the reading from straight above (`straight`; None: no tower
+        read so, and the photo is looked at once at `scale`): one at the scale making most sense of the
+        castle around `scale`, one around it corrected for the walls' sides a tilted view shows (how wide
+        the walls look takes them in: half as wide again at 19°, yet the guess was right as it was at 31°).
+        None where the edges tell no tilt."""
+        small, seen = straight or self.stages.first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm),
+                                                         0, timings)
+        if seen.raw_classes is None:
+            return []
+        rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
+        if rotation is None:
+            return []
+        top = APPARENT_WALL_WIDTH * self.dims.wall_thickness
+        # A wall's side, on average over headings.
+        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt_of(rotation))
+        found = (self._best_scale(image, focal_35mm, guess, timings, rotation)
+                 for guess in (scale, scale * top / (top + sides)))
+        return [f for f in found if f is not None]
+
+    def _best_scale(self, image: np.ndarray, focal_35mm: float | None, scale: float, timings: dict[str, float],
+                    rotation: np.ndarray | None = None) -> tuple[np.ndarray, PhotoReading] | None:
+        """The photo (at its working resolution) and its reading as if taken from straight above (or tilted
+        by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`coherence`):
+        how wide the walls look only roughly gives it (a tilted view shows their sides), so a range around
+        it is tried, then the best corrected by its walls' spans. None if no tower is read at any."""
+        how = "straight above" if rotation is None else "tilted as its edges suggest"
+        best, best_score = None, -math.inf
+        # Every scale is tried at the working resolution of the middle one, and never on a photo enlarged (up to
+        # four times its pixels, 6 s a reading on a 3 MP photo): only the scale kept is read at its own.
+        small, _ = working_resolution(image, virtual_card(image, scale, focal_35mm, rotation))
+        if small.shape[1] > image.shape[1]:
+            small = image
+        share = small.shape[1] / image.shape[1]
+        for n, factor in enumerate(NO_CARD_SCALES):
+            self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(NO_CARD_SCALES)})")
+            card = virtual_card(small, scale * factor * share, focal_35mm, rotation)
+            reading = self.stages.read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0],
+                                               max_castle_mm=MAX_CASTLE_SIDE_MM)
+            score = coherence(reading, self.dims)
+            if score > best_score:
+                best, best_score, best_scale = (small, reading), score, scale * factor
+        for _ in range(2):
+            ratio = _span_ratio(best[1], self.profile) if best else None
+            if ratio is None:
+                break
+            best_scale /= ratio
+            card = virtual_card(image, best_scale, focal_35mm, rotation)
+            small, reading = self.stages.first_look(image, focal_35mm, card, 0, timings)
+            score = coherence(reading, self.dims)
+            if score <= best_score:
+                break
+            best, best_score = (small, reading), score
+        return best if best and best[1].towers else None
+
+    def _tilted(self, image: np.ndarray, reading: PhotoReading, focal_35mm: float | None,
+                timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
+        """A reading without the card seen again through the tilt its castle's walls suggest (each tilt
+        fitted to the reading before), while that makes more sense of the castle."""
+        score = coherence(reading, self.dims)
+        for n in range(NO_CARD_TILT_ROUNDS):
+            stand_in = castle_pose(reading.card, reading.towers, reading.walls, self.profile)
+            if stand_in is None:
+                break
+            self._say(f"no reference card: reading the castle through the tilt its walls suggest ({n + 1})")
+            small, tilted = self.stages.first_look(image, focal_35mm, stand_in, 0, timings)
+            tilted_score = coherence(tilted, self.dims)
+            if tilted_score <= score:
+                break
+            image, reading, score = small, tilted, tilted_score
+        return image, reading
+
+
+def _scale_from_wall_width(image: np.ndarray, profile: PieceProfile, focal_35mm: float | None) -> float | None:
+    """Pixels per millimetre guessed from how wide the grey walls look (their tops and a little side)."""
+    from skimage.morphology import skeletonize
+
+    probe = virtual_card(image, 1.0, focal_35mm)
+    view = TableView(image, probe)
+    grey = classify_pixels(view, TableModel.learn(view)).grey
+    if cv2.countNonZero(grey) < 0.002 * grey.size:
+        return None
+    dist = cv2.distanceTransform((grey > 0).astype(np.uint8), cv2.DIST_L2, 5)
+    values = dist[skeletonize(grey > 0)]
+    values = values[values >= 1.5]
+    if values.size < 50:
+        return None
+    return float(np.median(values)) / (APPARENT_WALL_WIDTH * profile.dimensions.wall_thickness / 2)
+
+
+def _span_ratio(reading: PhotoReading, profile: PieceProfile) -> float | None:
+    """Median of measured over expected span of the walls joining two towers (1.0: the scale is right)."""
+    ratios = []
+    for w in reading.walls:
+        if w.end is not None:
+            a, b = reading.towers[w.start], reading.towers[w.end]
+            ratios.append(np.hypot(a.x - b.x, a.y - b.y) / profile.dimensions.centre_spacing(w.kind))
+    return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def made_sense_of(reading: PhotoReading, dimensions: PieceDimensions) -> bool:
+    """Whether a reading without the card found a castle (two towers at least) breaking few rules for its
+    size."""
+    if reading.board is None or len(reading.board.towers) < 2:
+        return False
+    allowed = MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(reading.towers)
+    return misfits(reading, score_board(reading.board, dimensions)) <= allowed
+
+
+def coherence(reading: PhotoReading, dimensions: PieceDimensions) -> float:
+    """How much sense a reading without the card makes of a castle: walls joining two towers, less twice the
+    misread pieces its broken rules take (a wrong scale or tilt reads many walls, wrongly)."""
+    if reading.board is None:
+        return -math.inf
+    joined = sum(w.end is not None for w in reading.walls)
+    return joined - 2 * misfits(reading, score_board(reading.board, dimensions))
