@@ -22,7 +22,7 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
-from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip
+from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip, vivid_tone_curve
 from tablesight.vision.castellan.evaluate import compare, ratio, summed
 from tablesight.vision.castellan.reader import CastellanReader
 
@@ -37,18 +37,6 @@ def _colour_fringes(image: np.ndarray, share: float) -> np.ndarray:
     """Lateral chromatic aberration: blue magnified and red shrunk by `share` about the photo's centre (at
     0.001, a pixel apart at the corners of a 1600 × 1200 photo)."""
     return colour_fringes(image, share, -share)
-
-
-def _phone_tone_curve(image: np.ndarray) -> np.ndarray:
-    """A phone's vivid look: an S-shaped tone curve on each channel, stretched to the full range, and 30 %
-    more saturation. Per channel on purpose: under a cast the curve bends each channel differently, which the
-    generator's `phone_processing` (a curve on brightness alone, hues kept) does not."""
-    x = image.astype(np.float32) / 255
-    curved = 1 / (1 + np.exp(-6 * (x - 0.5)))
-    curved = (curved - curved.min()) / max(float(curved.max() - curved.min()), 1e-6)
-    hsv = cv2.cvtColor((curved * 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
-    hsv[..., 1] = np.clip(hsv[..., 1] * 1.3, 0, 255)
-    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
 VARIATIONS = {
@@ -67,7 +55,7 @@ VARIATIONS = {
     "720p": _at_720p,
     "fringes 0.1%": lambda im: _colour_fringes(im, 0.001),
     "fringes 0.3%": lambda im: _colour_fringes(im, 0.003),
-    "tone curve": _phone_tone_curve,
+    "tone curve": vivid_tone_curve,
 }
 
 
