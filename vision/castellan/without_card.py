@@ -52,8 +52,15 @@ class CardlessReader:
     to a minute)."""
 
     def __init__(self, stages: CastellanReader, say: Callable[[str], None]) -> None:
-        self.stages, self.profile, self._say = stages, stages.profile, say
-        self.dims = stages.profile.dimensions
+        self.stages, self._say = stages, say
+
+    @property
+    def profile(self) -> PieceProfile:
+        return self.stages.profile
+
+    @property
+    def dims(self) -> PieceDimensions:
+        return self.stages.profile.dimensions
 
     def read(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
              why: str = "no reference card in the photo") -> PhotoReading:
