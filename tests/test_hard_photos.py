@@ -9,7 +9,7 @@ from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.checks import midpoint
 from tablesight.scoring.castellan.report import score_board
-from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip
+from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip, vivid_tone_curve
 from tablesight.vision.castellan.evaluate import compare
 from tablesight.vision.castellan.reader import CastellanReader
 
@@ -116,6 +116,22 @@ def test_a_look_is_weighed_for_its_grey_with_the_best_readings_keeps():
     assert counts["tower"]["tp"] >= 30 and counts["tower"]["fp"] <= 1
     assert counts["short"]["tp"] + counts["long"]["tp"] >= 54
     assert counts["keep"]["tp"] == 6 and counts["keep"]["fp"] == 0
+
+
+def test_a_castle_through_a_phones_vivid_tone_curve_is_read_on_its_plastics_tint_at_each_brightness():
+    """Sample 052 (patterned table, warm light) through a phone's vivid tone curve on each channel: the walls'
+    lit tops come out a faint cream and their sides tan, yellow to a keep's eye where the card's white is
+    balanced. Balanced on one tint for the whole plastic, 12 long walls were read where none stand and the
+    scores were wrong; balanced on the plastic's tint at each brightness, with a keep's colour taken only where
+    it holds in both balances, the castle is read whole."""
+    photo = SAMPLES / "photo-052.jpg"
+    taken = read_photo(photo)
+    reading = CastellanReader().read(vivid_tone_curve(taken.image), taken.focal_35mm)
+    truth = _truth(photo)
+    counts, *_ = compare(truth, reading.board)
+    assert counts["long"]["fp"] == 0 and counts["long"]["fn"] <= 1
+    assert counts["tower"]["fn"] == 0 and counts["keep"]["fp"] == 0
+    assert score_board(reading.board).scores == score_board(truth).scores
 
 
 def test_a_look_is_not_read_through_a_lens_that_reads_it_worse_than_the_first_reading():

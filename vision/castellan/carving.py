@@ -23,7 +23,7 @@ from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.castellan.solid_keeps import solid_keeps
 from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.mask_holes import filled_holes
-from tablesight.vision.plastic_tint import balanced_on, plastic_tint
+from tablesight.vision.plastic_tint import balanced_on, plastic_tint_by_brightness
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
     GREY_TABLE_LIKENESS,
@@ -65,6 +65,7 @@ MIN_APART_KEEP_MM2 = 200.0
 # Grey plastic is told from a tinted table by its chromaticity averaged over a patch this wide: narrower than a
 # wall's top (10 mm), wider than a camera's colour noise (`blurred_chromaticity`).
 TINT_BLUR_MM = 4.0
+MIN_BLOB_SHARE_IN_BOTH = 0.5  # a keep-coloured blob is one in the plastic's own balance too if half of it is
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
     else:
         keep_masks_here = {c: m.astype(np.uint8) * 255 for c, m in
-                           _keep_masks(feats, table, mm_per_pixel).items()}
+                           _keep_masks(feats, table, mm_per_pixel, grey_feats).items()}
     if keep_side_mm is not None:
         # Not the table's own keep colours: its patches' grain would make keeps of them (red keeps on a red cloth).
         grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel,
@@ -156,21 +157,46 @@ def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int
     x0, y0, x1, y1 = window
     normalised = view.normalised(source[y0:y1, x0:x1])
     corners = view.card.table_to_image(card_outline_mm()) - [x0, y0]
-    tint = plastic_tint(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS, corners)
+    tint = plastic_tint_by_brightness(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS,
+                                      corners)
     if tint is None:
         return feats
     return colour_features(balanced_on(normalised, tint), ink_level)
 
 
-def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float) -> dict[str, np.ndarray]:
-    """Each keep colour's pixels (see `keep_masks`). Keeps are tested against the table near each pixel: a
-    tablecloth's colour borders are table too. A keep of the colour the table has all over (green on green
-    felt) is not among them: the pixels stepping away from the table around them (`distinct_from_table`) are
-    as often the cloth's own mottling between the walls, whose light differs from the open table's (photos
-    straight from above showed 13–36 such keeps on red cloth). Such keeps are looked for where the rules ask
-    for one (`reader`: the courtyards no keep claims)."""
+def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float,
+                balanced: ColourFeatures | None = None) -> dict[str, np.ndarray]:
+    """Each keep colour's pixels (see `keep_masks`); with `balanced` (the photo balanced on its plastic's own
+    tint), only the blobs of the colour in that balance too (`_blobs_mostly_in`): a phone's tone curve on a castle
+    under a warm lamp leaves the plastic's shaded sides tan where the card's white is balanced, a keep's yellow in
+    card units, and plastic once its own tint is taken out; a keep is of its colour either way. Keeps are tested
+    against the table near each pixel: a tablecloth's colour borders are table too. A keep of the colour the table
+    has all over (green on green felt) is not among them: the pixels stepping away from the table around them
+    (`distinct_from_table`) are as often the cloth's own mottling between the walls, whose light differs from the
+    open table's (photos straight from above showed 13–36 such keeps on red cloth). Such keeps are looked for where
+    the rules ask for one (`reader`: the courtyards no keep claims)."""
     tables = _KeepTables(feats, table, mm_per_pixel)
-    return keep_masks(feats, tables.like, tables.shaded_like, int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2))
+    least = int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2)
+    masks = keep_masks(feats, tables.like, tables.shaded_like, least)
+    if balanced is None or balanced is feats:
+        return masks
+    also = keep_masks(balanced, tables.like, tables.shaded_like, least)
+    return {colour: _blobs_mostly_in(mask, also[colour]) for colour, mask in masks.items()}
+
+
+def _blobs_mostly_in(mask: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The blobs of `mask` at least MIN_BLOB_SHARE_IN_BOTH of whose pixels `other` has too, each whole: which
+    blobs are keeps is told in both balances, but a keep's outline, whose lean and area tell a double from a
+    single, is the card balance's, where that evidence was measured (cut to the pixels of both, a lone yellow
+    keep seen from 7° leaned as far as a double's: fresh 9999-012)."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return mask
+    pixels = np.bincount(labels.ravel(), minlength=count)
+    shared = np.bincount(labels[other], minlength=count)
+    kept = shared >= MIN_BLOB_SHARE_IN_BOTH * np.maximum(pixels, 1)
+    kept[0] = False
+    return kept[labels]
 
 
 def keep_colours_of_the_table(view: TableView, look: Look) -> tuple[str, ...]:

@@ -278,10 +278,11 @@ class CastellanReader:
                 continue
             start = time.perf_counter()
             self._say(f"reading again with the colours seen another way ({look.name})")
-            # Keep colours are seen alike in every look but the one keeping dark colours apart: classified once,
-            # and a later look is read with the best reading's keeps, so that it is weighed for its grey alone
-            # (the keeps of the look keeping dark colours apart may be what won it the lead).
-            same_keeps = best.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
+            # Keep colours are seen alike in every look but the one keeping dark colours apart and the one balanced
+            # on the plastic's own tint: classified once, and a later look is read with the best reading's keeps,
+            # so that it is weighed for its grey alone (the keeps of those two may be what won them the lead).
+            same_keeps = (best.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
+                          and not look.own_tint)
             keeps = best.raw_classes.keeps if same_keeps else None
             keeps_from = keeps_seen_by if same_keeps else look.name
             look_timings = dict(timings)
