@@ -171,6 +171,26 @@ def keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: Ph
             and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A reading among the looks at a photo and what it is weighed by: the misread pieces its broken rules and
+    stranded pieces take (`misfits`; infinite where the usual look saw no castle, so that any castle beats it),
+    the warnings its report raises, and the look whose keep masks it was read with."""
+
+    reading: PhotoReading
+    report: Report | None
+    misfits: float
+    warnings: int
+    keeps_seen_by: str
+
+    def beaten_by(self, other: Standing, look: Look) -> bool:
+        """Whether `other`, read through `look`, has fewer misfits per tower (`misfit_rate`) or, as many, raises
+        fewer warnings (one misplaced wall touching another and blocking an open end is one piece, but two
+        warnings) — the tie not won by a look weaker as evidence (`Look.wins_ties`)."""
+        rate, best_rate = misfit_rate(other.misfits, other.reading), misfit_rate(self.misfits, self.reading)
+        return (rate, other.warnings) < (best_rate, self.warnings) if look.wins_ties else rate < best_rate
+
+
 def _claimed_courtyards(report: Report | None) -> int:
     """Courtyards holding keeps of one colour."""
     return 0 if report is None else sum(1 for y in report.courtyards if len(y.colours) == 1)

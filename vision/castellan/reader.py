@@ -50,9 +50,9 @@ from tablesight.vision.castellan.looks import (
     TOWER_TOP_SHARE,
     WALL_TOP_SHARE,
     Look,
+    Standing,
     fragment,
     keeps_the_pieces,
-    misfit_rate,
     misfits,
     rules_broken,
 )
@@ -254,11 +254,7 @@ class CastellanReader:
         part of the castle breaks fewer rules for that alone). The lens does not depend on how colours are
         seen: the first reading's (refined) one and its view are reused, and only the part of the photo
         around the first reading's castle is seen again."""
-        first_report = self._report(first)
-        best, broken = first, misfits(first, first_report)
-        first_broken, spent = broken, 0.0  # time spent on the readings not kept
-        warned = _warning_count(first_report)
-        keeps_seen_by = first.look.name  # the look whose keep masks the best reading so far was read with
+        first_standing = self._standing(first, first.look.name)
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
         # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
@@ -268,70 +264,73 @@ class CastellanReader:
         lost = first.board is None or not first.towers
         whole = self._no_castle(first) or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
-        if lost:
-            broken = math.inf
+        best = replace(first_standing, misfits=math.inf) if lost else first_standing
+        spent = 0.0  # time spent on the readings not kept
         seen: set[tuple] = set()  # the other looks' ways of seeing so far (their grey as a digest, their planes)
         for look in LOOKS[1:]:
-            if not broken or (window is None and not whole):
+            if not best.misfits or (window is None and not whole):
                 break
             if lost and not look.sees_more_grey:
                 continue
             start = time.perf_counter()
-            self._say(f"reading again with the colours seen another way ({look.name})")
-            # Keep colours are seen alike in every look but the one keeping dark colours apart and the one balanced
-            # on the plastic's own tint: classified once, and a later look is read with the best reading's keeps,
-            # so that it is weighed for its grey alone (the keeps of those two may be what won them the lead).
-            same_keeps = (best.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
-                          and not look.own_tint)
-            keeps = best.raw_classes.keeps if same_keeps else None
-            keeps_from = keeps_seen_by if same_keeps else look.name
-            look_timings = dict(timings)
-            with _timed(look_timings, "segment"):
-                raw = self._look_classes(image, first, look, window, keeps, self.profile.dimensions.keep_side)
-            if raw is not None:
-                # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
-                # on the same planes reads it alike.
-                seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest(),
-                           keeps_from)
-                if seen_as in seen:
-                    spent += (time.perf_counter() - start) * 1000
-                    continue
-                seen.add(seen_as)
-            # Single or double hardly moves the rules a look is judged by: the keeps' shadows (~80 ms a
-            # reading) are left for the look kept.
-            other = self.read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
-                                       view=first.view, window=window, keeps=keeps, keep_shadows=False)
-            other_report = self._report(other)
-            other_broken, other_warned = misfits(other, other_report), _warning_count(other_report)
-            # As many misread pieces per tower either way: the reading raising fewer warnings is the likelier (one
-            # misplaced wall touching another and blocking an open end is one piece, but two warnings),
-            # unless it is seen by a look weaker as evidence (`Look.wins_ties`).
-            rate, best_rate = misfit_rate(other_broken, other), misfit_rate(broken, best)
-            fewer = (rate, other_warned) < (best_rate, warned) if look.wins_ties else rate < best_rate
-            # Where the usual look saw no castle, a reading of keeps without a tower is no castle either: a
-            # keep-coloured card or die on an empty table, seen through a look taking more for plastic.
-            castle = other.towers or not lost
-            if fewer and castle and keeps_the_pieces(other, other_report, first, first_report, first_broken):
-                spent += sum(best.timings_ms.values()) - timings["card"]
-                best, broken, warned, keeps_seen_by = other, other_broken, other_warned, keeps_from
+            other = self._read_by_look(image, focal_35mm, first, look, best, window, lost, seen, timings)
+            if other is not None and _takes_the_lead(other, best, look, lost, first_standing):
+                spent += sum(best.reading.timings_ms.values()) - timings["card"]
+                best = other
             else:
                 spent += (time.perf_counter() - start) * 1000
-        kept_towers = len(best.towers)  # what its misfits were weighed over (read again below, it may change)
-        if best is not first:  # read once more as the first was: with the keeps' shadows
+        kept_towers = len(best.reading.towers)  # what its misfits were weighed over (it may change below)
+        kept = best.reading
+        if kept is not first:  # read once more as the first was: with the keeps' shadows
             start = time.perf_counter()
-            best = self._kept_look_read_again(image, focal_35mm, best, None if lost else first_broken, timings)
+            kept = self._kept_look_read_again(image, focal_35mm, kept, None if lost else first_standing.misfits,
+                                              timings)
             spent += (time.perf_counter() - start) * 1000
         if spent:
-            best.timings_ms["other looks"] = spent
-        if best is not first and lost:
-            best.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
-                              f"({best.look.name})")
-        elif best is not first:  # kept for fewer misfits per tower, or as few and fewer warnings
-            best.notes.append(f"read again with the colours seen another way ({best.look.name}): the rules the "
-                              f"first reading broke (and the pieces it left off the castle) took {first_broken} "
-                              f"misread piece(s) at least over {len(first.towers)} towers, this one's {broken} "
-                              f"over {kept_towers}")
-        return best
+            kept.timings_ms["other looks"] = spent
+        if kept is not first and lost:
+            kept.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
+                              f"({kept.look.name})")
+        elif kept is not first:  # kept for fewer misfits per tower, or as few and fewer warnings
+            kept.notes.append(f"read again with the colours seen another way ({kept.look.name}): the rules the "
+                              f"first reading broke (and the pieces it left off the castle) took "
+                              f"{first_standing.misfits} misread piece(s) at least over {len(first.towers)} towers, "
+                              f"this one's {best.misfits} over {kept_towers}")
+        return kept
+
+    def _read_by_look(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading, look: Look,
+                      best: Standing, window: tuple[int, int, int, int] | None, lost: bool, seen: set[tuple],
+                      timings: dict[str, float]) -> Standing | None:
+        """The photo read again through `look` and weighed, or None if `look` sees it as an earlier look did
+        (`seen`, which this adds to). Keep colours are seen alike in every look but the one keeping dark colours
+        apart and the one balanced on the plastic's own tint: classified once, and a later look is read with the
+        best reading's keeps, so that it is weighed for its grey alone (the keeps of those two may be what won
+        them the lead)."""
+        self._say(f"reading again with the colours seen another way ({look.name})")
+        same_keeps = (best.reading.raw_classes is not None and look.camera_chroma == first.look.camera_chroma
+                      and not look.own_tint)
+        keeps = best.reading.raw_classes.keeps if same_keeps else None
+        keeps_from = best.keeps_seen_by if same_keeps else look.name
+        look_timings = dict(timings)
+        with _timed(look_timings, "segment"):
+            raw = self._look_classes(image, first, look, window, keeps, self.profile.dimensions.keep_side)
+        if raw is not None:
+            # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
+            # on the same planes reads it alike.
+            seen_as = (look.camera_chroma, look.lower_shares, hashlib.sha1(raw.grey.tobytes()).digest(), keeps_from)
+            if seen_as in seen:
+                return None
+            seen.add(seen_as)
+        # Single or double hardly moves the rules a look is judged by: the keeps' shadows (~80 ms a reading)
+        # are left for the look kept.
+        other = self.read_through(image, focal_35mm, first.card, int(lost), look_timings, look, raw_classes=raw,
+                                   view=first.view, window=window, keeps=keeps, keep_shadows=False)
+        return self._standing(other, keeps_from)
+
+    def _standing(self, reading: PhotoReading, keeps_seen_by: str) -> Standing:
+        """`reading` weighed against the other looks' (see `Standing`)."""
+        report = self._report(reading)
+        return Standing(reading, report, misfits(reading, report), _warning_count(report), keeps_seen_by)
 
     def _kept_look_read_again(self, image: np.ndarray, focal_35mm: float | None, kept: PhotoReading,
                               first_misfits: int | None, timings: dict[str, float]) -> PhotoReading:
@@ -858,6 +857,17 @@ class CastellanReader:
 def _pose_known(reading: PhotoReading) -> bool:
     """Whether the reading's camera pose is known (not assumed straight above): pieces' heights need it."""
     return reading.card is not None and reading.card.focal_source != "assumed"
+
+
+def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, first: Standing) -> bool:
+    """Whether another look's reading replaces the best so far: it reads the photo better (`Standing.beaten_by`)
+    and still reads most of the first reading's pieces (`keeps_the_pieces`: one that lost part of the castle
+    breaks fewer rules for that alone). Where the usual look saw no castle (`lost`), a reading of keeps without
+    a tower is no castle either: a keep-coloured card or die on an empty table, seen through a look taking more
+    for plastic."""
+    castle = bool(other.reading.towers) or not lost
+    return (best.beaten_by(other, look) and castle
+            and keeps_the_pieces(other.reading, other.report, first.reading, first.report, first.misfits))
 
 
 def _warning_count(report: Report | None) -> int:
