@@ -152,8 +152,8 @@ def _features(view: TableView, source: np.ndarray, window: tuple[int, int, int, 
 
 def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int], feats: ColourFeatures,
                      table_like: np.ndarray, ink_level: np.ndarray | None) -> ColourFeatures:
-    """The colour features of the photo's `window` balanced on its plastic's own tint (`plastic_tint`), or
-    `feats` as they are where the tint cannot be told."""
+    """The colour features of the photo's `window` balanced on its plastic's own tint at each brightness
+    (`plastic_tint_by_brightness`), or `feats` as they are where the tint cannot be told."""
     x0, y0, x1, y1 = window
     normalised = view.normalised(source[y0:y1, x0:x1])
     corners = view.card.table_to_image(card_outline_mm()) - [x0, y0]
