@@ -4,7 +4,7 @@ import numpy as np
 
 from tablesight.vision.castellan.carving import _blobs_mostly_in
 from tablesight.vision.castellan.looks import LOOKS
-from tablesight.vision.plastic_tint import balanced_on, plastic_tint, plastic_tint_by_brightness
+from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import MAX_GREY_SATURATION, colour_features
 
 MAUVE_GREY = (0.33, 0.24, 0.31)  # card units, BGR: a grey plastic tinted well beyond the usual looks' grey
@@ -35,9 +35,9 @@ def test_the_plastic_of_a_tinted_grey_comes_out_neutral_once_the_photo_is_balanc
     feats = colour_features(image)
     wall = (slice(120, 140), slice(60, 68))
     assert np.median(feats.saturation[wall]) > MAX_GREY_SATURATION  # the usual look takes it for no grey
-    tint = plastic_tint(image, feats.saturation, feats.value, unlike_table, corners)
+    tint = plastic_tint(image, feats.saturation, feats.value, unlike_table, corners, bands=1)
     expected = np.array(MAUVE_GREY) / np.mean(MAUVE_GREY)
-    assert np.allclose(tint, expected, atol=0.03)
+    assert np.allclose(tint.tints, [expected], atol=0.03)
     balanced = colour_features(balanced_on(image, tint))
     assert np.median(balanced.saturation[wall]) < MAX_GREY_SATURATION / 2  # well within the grey seen as usual
 
@@ -56,11 +56,12 @@ def test_grey_a_tone_curve_tints_more_in_its_mid_tones_comes_out_neutral_at_ever
     walls = np.all(np.abs(image - MAUVE_GREY) < 0.05, axis=2)
     image[walls & lit], image[walls & ~lit] = tops, sides  # ... and its shaded half
     feats = colour_features(image)
-    banded = plastic_tint_by_brightness(image, feats.saturation, feats.value, unlike_table, corners)
+    banded = plastic_tint(image, feats.saturation, feats.value, unlike_table, corners)
     balanced = colour_features(balanced_on(image, banded))
     assert np.median(balanced.saturation[walls & lit]) < MAX_GREY_SATURATION / 2
     assert np.median(balanced.saturation[walls & ~lit]) < MAX_GREY_SATURATION / 2
-    one = colour_features(balanced_on(image, plastic_tint(image, feats.saturation, feats.value, unlike_table, corners)))
+    one = colour_features(balanced_on(image, plastic_tint(image, feats.saturation, feats.value, unlike_table, corners,
+                                                          bands=1)))
     worst = max(np.median(one.saturation[walls & lit]), np.median(one.saturation[walls & ~lit]))
     assert worst > MAX_GREY_SATURATION / 2
 
@@ -68,9 +69,10 @@ def test_grey_a_tone_curve_tints_more_in_its_mid_tones_comes_out_neutral_at_ever
 def test_without_the_card_left_out_its_white_and_black_would_not_change_the_tint_found():
     image, unlike_table, corners = _table_with_castle()
     feats = colour_features(image)
-    with_card = plastic_tint(image, feats.saturation, feats.value, unlike_table, None)
-    without = plastic_tint(image, feats.saturation, feats.value, unlike_table, corners)
-    assert np.allclose(with_card, without, atol=0.03)  # the walls outnumber the sheet: the commonest colour wins
+    with_card = plastic_tint(image, feats.saturation, feats.value, unlike_table, None, bands=1)
+    without = plastic_tint(image, feats.saturation, feats.value, unlike_table, corners, bands=1)
+    # The walls outnumber the sheet: the commonest colour wins.
+    assert np.allclose(with_card.tints, without.tints, atol=0.03)
 
 
 def test_a_table_with_nothing_on_it_says_nothing_of_the_plastic():

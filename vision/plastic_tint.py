@@ -41,30 +41,21 @@ class PlasticTint:
 
 
 def plastic_tint(normalised: np.ndarray, saturation: np.ndarray, value: np.ndarray, unlike_table: np.ndarray,
-                 card_corners_px: np.ndarray | None = None) -> np.ndarray | None:
-    """The colour grey plastic takes in this photo (BGR, card units, mean 1), or None without enough
-    pixels unlike the table to tell. `normalised`: the photo (or the part classified) in card units;
-    `saturation`, `value`: its colour features; `unlike_table`: where its colours are not the table's;
-    `card_corners_px`: the card sheet's corners in the same pixels, left out (its white and black are
-    neutral whatever the plastic)."""
-    colours = _candidate_colours(normalised, saturation, value, unlike_table, card_corners_px)
-    return None if colours is None else _tint_of(colours, MIN_CANDIDATE_PIXELS)
-
-
-def plastic_tint_by_brightness(normalised: np.ndarray, saturation: np.ndarray, value: np.ndarray,
-                               unlike_table: np.ndarray, card_corners_px: np.ndarray | None = None
-                               ) -> PlasticTint | None:
-    """The colour grey plastic takes in this photo at each brightness (as `plastic_tint`, in BRIGHTNESS_BANDS
-    bands), or None without enough pixels unlike the table to tell."""
+                 card_corners_px: np.ndarray | None = None, bands: int = BRIGHTNESS_BANDS) -> PlasticTint | None:
+    """The colour grey plastic takes in this photo at each brightness, told in `bands` bands (equal shares of its
+    pixels), or None without enough pixels unlike the table to tell. `normalised`: the photo (or the part
+    classified) in card units; `saturation`, `value`: its colour features; `unlike_table`: where its colours are
+    not the table's; `card_corners_px`: the card sheet's corners in the same pixels, left out (its white and black
+    are neutral whatever the plastic)."""
     colours = _candidate_colours(normalised, saturation, value, unlike_table, card_corners_px)
     if colours is None:
         return None
     brightness = colours.mean(axis=1)
-    edges = np.quantile(brightness, np.linspace(0, 1, BRIGHTNESS_BANDS + 1))
-    band = np.clip(np.searchsorted(edges, brightness, side="right") - 1, 0, BRIGHTNESS_BANDS - 1)
-    least = MIN_CANDIDATE_PIXELS // BRIGHTNESS_BANDS
+    edges = np.quantile(brightness, np.linspace(0, 1, bands + 1))
+    band = np.clip(np.searchsorted(edges, brightness, side="right") - 1, 0, bands - 1)
+    least = MIN_CANDIDATE_PIXELS // bands
     centres, tints = [], []
-    for i in range(BRIGHTNESS_BANDS):
+    for i in range(bands):
         tint = _tint_of(colours[band == i], least)
         if tint is not None:
             centres.append(float(np.median(brightness[band == i])))
@@ -99,9 +90,7 @@ def _tint_of(colours: np.ndarray, least: int) -> np.ndarray | None:
     return (centre * 3.0).astype(np.float32)
 
 
-def balanced_on(normalised: np.ndarray, tint: np.ndarray | PlasticTint) -> np.ndarray:
-    """The photo in card units balanced on `tint` (one, or one for each brightness): plastic of that colour
-    comes out neutral."""
-    if isinstance(tint, PlasticTint):
-        return normalised / tint.at(normalised.mean(axis=2)).astype(normalised.dtype)
-    return normalised / tint.reshape(1, 1, 3)
+def balanced_on(normalised: np.ndarray, tint: PlasticTint) -> np.ndarray:
+    """The photo in card units balanced on `tint`, each pixel on its brightness's: plastic of that colour comes
+    out neutral."""
+    return normalised / tint.at(normalised.mean(axis=2)).astype(normalised.dtype)

@@ -23,7 +23,7 @@ from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.castellan.solid_keeps import solid_keeps
 from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.mask_holes import filled_holes
-from tablesight.vision.plastic_tint import balanced_on, plastic_tint_by_brightness
+from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
     GREY_TABLE_LIKENESS,
@@ -153,11 +153,11 @@ def _features(view: TableView, source: np.ndarray, window: tuple[int, int, int, 
 def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int], feats: ColourFeatures,
                      table_like: np.ndarray, ink_level: np.ndarray | None) -> ColourFeatures:
     """The colour features of the photo's `window` balanced on its plastic's own tint at each brightness
-    (`plastic_tint_by_brightness`), or `feats` as they are where the tint cannot be told."""
+    (`plastic_tint`), or `feats` as they are where the tint cannot be told."""
     x0, y0, x1, y1 = window
     normalised = view.normalised(source[y0:y1, x0:x1])
     corners = view.card.table_to_image(card_outline_mm()) - [x0, y0]
-    tint = plastic_tint_by_brightness(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS,
+    tint = plastic_tint(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS,
                                       corners)
     if tint is None:
         return feats
