@@ -896,6 +896,31 @@ def test_a_courtyard_floor_of_a_keeps_colour_is_too_big_for_a_keep_seen_from_abo
     assert [(round(k.x), round(k.y)) for k in found] == [(-50, 0)]
 
 
+def test_a_keep_whose_colour_a_washed_out_face_cuts_apart_is_found_unless_the_table_has_its_colour():
+    """A flash washes out a different face of a keep on each plane through its body: each plane keeps three
+    quarters of its square, all three share only a quarter, too little to carve. Filled to their hulls the planes
+    carve the keep whole; of the table's own colour (a patch of a check would carve as one) they are not."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
+
+    view = _straight_down_view()
+    region = Region(-100.0, -100.0, 100.0, 100.0, 1.2)
+    (x0, y0), (x1, y1) = region.to_pixels(np.array([[-11.0, -11.0], [11.0, 11.0]])).round().astype(int)
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    centre = ((x0 + x1) // 2, (y0 + y1) // 2)
+    planes = []
+    for face in range(3):  # the quarter from one side to the centre washed out
+        plane = np.zeros(region.size[::-1], np.uint8)
+        plane[y0:y1, x0:x1] = 1
+        cv2.fillConvexPoly(plane, np.array([corners[face], corners[face + 1], centre], np.int32), 0)
+        planes.append(plane)
+    flat = np.logical_or.reduce(planes).astype(np.uint8)
+    found = find_keeps(view, KeepPlanes(["yellow"], flat, planes), region, NOMINAL_PROFILE)
+    assert [(round(k.x), round(k.y)) for k in found] == [(0, 0)]
+    as_classified = KeepPlanes(["yellow"], flat, planes, as_they_are=frozenset({"yellow"}))
+    assert find_keeps(view, as_classified, region, NOMINAL_PROFILE) == []
+
+
 def test_grey_a_stop_darker_than_a_pale_table_of_its_colour_is_plastic_only_when_deep_shade_is():
     """On a pale table of the pieces' own grey, the pieces are about a stop darker than it: colour alone
     takes them for its shade. Seen with deep shade taken for plastic they are found; the shallow shade

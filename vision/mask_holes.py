@@ -1,4 +1,5 @@
-"""Holes in binary masks: the enclosed background a mask's blobs ring, and filling the small ones."""
+"""Holes in binary masks: the enclosed background a mask's blobs ring, filling the small ones, and blobs filled
+to their convex hulls."""
 
 from __future__ import annotations
 
@@ -27,4 +28,27 @@ def filled_holes(solid: np.ndarray, max_pixels: float) -> np.ndarray:
     if hierarchy is None:
         return solid.astype(bool)
     cv2.drawContours(filled, [hole for hole, _ in small_holes(contours, hierarchy, max_pixels)], -1, 1, cv2.FILLED)
+    return filled > 0
+
+
+def filled_to_hulls(mask: np.ndarray, hull_pixels: tuple[float, float], min_solidity: float,
+                    min_squareness: float = 0.0) -> np.ndarray:
+    """The mask `mask` (bool) with each blob whose convex hull holds `hull_pixels` (least, most) pixels, fills at
+    least `min_squareness` of its smallest enclosing rectangle, and that the blob fills at least `min_solidity`
+    of, filled to that hull."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    low, high = hull_pixels
+    filled = mask.astype(np.uint8)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < min_solidity * low or w * h < low:  # too small for its hull to hold `low` pixels
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        hull = cv2.convexHull(np.column_stack([xs + x, ys + y]).astype(np.int32))
+        inside = cv2.contourArea(hull) + cv2.arcLength(hull, True) / 2 + 1  # Pick's theorem, its boundary counted
+        if not (low <= inside <= high and area >= min_solidity * inside):
+            continue
+        (_, _), (w, h), _ = cv2.minAreaRect(hull)
+        if inside >= min_squareness * (w + 1) * (h + 1):
+            cv2.fillConvexPoly(filled, hull, 1)
     return filled > 0

@@ -499,7 +499,7 @@ class CastellanReader:
             tower_solid = carve(view, classes.grey, tops, region) & ~card
             reading.towers = find_towers(tower_solid, region, p.dimensions, lean_removed)
         with _timed(timings, "keeps"):
-            planes = keep_planes(view, classes, region, p)
+            planes = keep_planes(view, classes, region, p, keep_colours_of_the_table(view, reading.look))
         with _timed(timings, "walls"):
             heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
             solid = carve(view, classes.grey, heights, region) & ~card
@@ -633,7 +633,8 @@ class CastellanReader:
         apart = keeps_apart(reading.view, reading.look, reading.raw_classes.keeps)
         if not apart:
             return broken
-        planes = keep_planes(reading.view, PixelClasses(reading.classes.grey, apart), reading.region, self.profile)
+        planes = keep_planes(reading.view, PixelClasses(reading.classes.grey, apart), reading.region, self.profile,
+                             apart)
         found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
                             self.profile.dimensions.keep_side)
         for keep in found:

@@ -66,7 +66,7 @@ def carving_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFI
 def keep_picture(reading: PhotoReading, profile: PieceProfile = NOMINAL_PROFILE) -> np.ndarray:
     """Each keep colour on the table plane (where its lean is measured), and the keeps read."""
     region = reading.region
-    planes = keep_planes(reading.view, reading.classes, region, profile)
+    planes = keep_planes(reading.view, reading.classes, region, profile, reading.table_keep_colours)
     out = np.zeros(planes.flat.shape + (3,), np.uint8)
     for index, colour in enumerate(planes.colours, start=1):
         out[planes.flat == index] = (np.array(NOMINAL_KEEP_BGR[colour]) * 0.6).astype(np.uint8)
