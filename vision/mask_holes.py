@@ -48,7 +48,7 @@ def filled_to_hulls(mask: np.ndarray, hull_pixels: tuple[float, float], min_soli
         inside = cv2.contourArea(hull) + cv2.arcLength(hull, True) / 2 + 1  # Pick's theorem, its boundary counted
         if not (low <= inside <= high and area >= min_solidity * inside):
             continue
-        (_, _), (w, h), _ = cv2.minAreaRect(hull)
-        if inside >= min_squareness * (w + 1) * (h + 1):
+        (_, _), (rect_w, rect_h), _ = cv2.minAreaRect(hull)
+        if inside >= min_squareness * (rect_w + 1) * (rect_h + 1):
             cv2.fillConvexPoly(filled, hull, 1)
     return filled > 0

@@ -157,8 +157,7 @@ def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int
     x0, y0, x1, y1 = window
     normalised = view.normalised(source[y0:y1, x0:x1])
     corners = view.card.table_to_image(card_outline_mm()) - [x0, y0]
-    tint = plastic_tint(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS,
-                                      corners)
+    tint = plastic_tint(normalised, feats.saturation, feats.value, table_like < GREY_TABLE_LIKENESS, corners)
     if tint is None:
         return feats
     return colour_features(balanced_on(normalised, tint), ink_level)

@@ -213,6 +213,8 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     side_px = side * region.px_per_mm
     hulls = (CARVE_HULL_SIDES[0] * side_px ** 2, CARVE_HULL_SIDES[1] * side_px ** 2)
     filled = [filled_to_hulls(on_plane, hulls, CARVE_SOLIDITY, CARVE_SQUARENESS) for on_plane in on_planes]
+    if all(np.array_equal(f, o) for f, o in zip(filled, on_planes, strict=True)):  # most colours: nothing filled
+        return centres, areas, turns
     as_classified = list(centres)
     for centre, area, turn in zip(*_carved_keeps(view, filled, (bx, by), region, profile), strict=True):
         if all(np.hypot(*(centre - other)) > side / 2 for other in as_classified):
