@@ -257,6 +257,53 @@ def test_two_short_walls_with_their_middle_tower_missing_are_not_a_long_wall():
     assert all(abs(w.open_point[0] - 164) < 3 for w in walls)
 
 
+def test_only_a_keep_in_front_of_a_gap_between_two_short_walls_hides_a_wall_there():
+    """Two open short walls meet across a tower-sized gap. Fresh 6666-025, a green cloth: the cloth seen in the
+    gap was classified green and taken for a keep in front of a long wall's middle, and one long wall was read;
+    the table's own keep colours hide no such gap (they still hide a wall's body). Fresh 6666-026: a keep
+    behind the gap, seen through it on the planes through its body (not on the table plane), did the same. A
+    keep in front, its colour on the table plane there too, may hide a long wall's middle."""
+    from tablesight.vision.castellan.keeps import KeepPlanes
+
+    a, b = (100, 100), (228, 100)
+    gap_start, gap_end = 164 - DIMS.tower_radius, 164 + DIMS.tower_radius
+    solid = footprint([a, b], [(a, (gap_start, 100)), ((gap_end, 100), b)])
+    towers = find_towers(solid, REGION, DIMS)
+    in_gap = np.zeros(REGION.size[::-1], np.uint8)
+    corners = [REGION.to_pixels(p) for p in ((gap_start, 90), (gap_end, 110))]
+    cv2.rectangle(in_gap, *(tuple(int(v) for v in c) for c in corners), 1, -1)
+    cloth = KeepPlanes(["green"], in_gap, [in_gap] * 3, as_they_are=frozenset({"green"}))
+    behind = KeepPlanes(["green"], np.zeros_like(in_gap), [in_gap] * 3)
+    for planes in (cloth, behind):
+        walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, hidden=planes.in_front(),
+                           gap_hidden=planes.in_front(the_tables_colours=False))
+        assert [w.kind for w in walls] == ["short", "short"] and all(w.end is None for w in walls)
+    assert cloth.in_front()[in_gap > 0].all()  # a wall there judged by the rest of its body (sample 059)
+    in_front = KeepPlanes(["green"], in_gap, [in_gap] * 3)
+    walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, hidden=in_front.in_front(),
+                       gap_hidden=in_front.in_front(the_tables_colours=False))
+    assert [(w.kind, {w.start, w.end}) for w in walls] == [("long", {0, 1})]
+
+
+def test_an_open_wall_running_across_a_wall_between_two_towers_is_left_out():
+    """x9898-025 (a dense castle far off at 30°): open walls read on through the fattened footprint, across walls
+    joining two towers. Walls join only towers, and none blocks another's end."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, without_open_walls_across_walls
+
+    towers = [TowerReading(0.0, 0.0, 12.0), TowerReading(128.0, 0.0, 12.0), TowerReading(50.0, 20.0, 12.0),
+              TowerReading(64.0, 62.5, 12.0)]
+    long_wall = WallReading("long", 0, 1, None, 1.0)
+    across = WallReading("short", 2, None, (50.0, -44.0), 1.0)
+    away = WallReading("short", 2, None, (50.0, 84.0), 1.0)
+    from_its_end = WallReading("short", 1, None, (128.0, -64.0), 1.0)  # leaves the long wall's own tower
+    walls = [long_wall, across, away, from_its_end]
+    assert without_open_walls_across_walls(towers, walls, DIMS) == [long_wall, away, from_its_end]
+    # One ending on the long wall's axis ends in a tower hidden in its run: it stays.
+    to_its_middle = WallReading("short", 3, None, (64.0, -1.5), 1.0)
+    assert without_open_walls_across_walls(towers, [long_wall, to_its_middle], DIMS) == [long_wall, to_its_middle]
+
+
 def test_a_long_wall_through_a_tower_another_wall_leaves_is_two_short_walls():
     from tablesight.vision.castellan.towers import TowerReading
     from tablesight.vision.castellan.walls import WallReading, split_at_towers_in_runs

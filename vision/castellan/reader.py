@@ -82,9 +82,11 @@ from tablesight.vision.castellan.walls import (
     merged_walls,
     open_walls_at_free_sockets,
     open_walls_through_towers,
+    runs_across_a_wall,
     settled_towers,
     split_at_towers_in_runs,
     walls_behind_keeps,
+    without_open_walls_across_walls,
 )
 from tablesight.vision.castellan.without_card import CardlessReader, coherence
 from tablesight.vision.castellan.working_resolution import card_at_photo_size, working_resolution
@@ -511,19 +513,23 @@ class CastellanReader:
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
                     placed: bool) -> None:
         """Walls from the towers' sockets; then the towers settled by those walls and their sockets read
-        again. A keep in front of a wall on the planes it is carved from (about a keep's body) hides it."""
+        again. A keep in front of a wall (its colour on the planes through its body, and on the table plane
+        there) hides it; open walls running across another wall are left out."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, solid, region)
-        hidden = planes.in_front()
-        reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=hidden, placed=placed)
+        hidden, gap_hidden = planes.in_front(), planes.in_front(the_tables_colours=False)
+        reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=hidden, placed=placed,
+                                   gap_hidden=gap_hidden)
         if not placed:  # without the card's pose, tower positions are too rough to settle
+            reading.walls = without_open_walls_across_walls(reading.towers, reading.walls, dims)
             return
         settled = settled_towers(reading.towers, reading.walls, dims, axis)
         moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
                  if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
-        again = find_walls(settled, solid, region, dims, axis, hidden=hidden, only=moved)
+        again = find_walls(settled, solid, region, dims, axis, hidden=hidden, only=moved, gap_hidden=gap_hidden)
         merged = merged_walls(reading.walls, again, reading.towers)
-        reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
+        reading.walls = without_open_walls_across_walls(reading.towers,
+                                                        split_at_towers_in_runs(reading.towers, merged, dims), dims)
 
     def _read_keeps(self, view: TableView, planes: KeepPlanes, solid: np.ndarray, region: Region,
                     reading: PhotoReading, shadows: bool = True) -> None:
@@ -713,7 +719,8 @@ class CastellanReader:
         if added:
             dims = self.profile.dimensions
             axis = castle_axis(reading.towers, dims, wall_solid, region)
-            again = find_walls(reading.towers, wall_solid, region, dims, axis, hidden=planes.in_front(), only=added)
+            again = find_walls(reading.towers, wall_solid, region, dims, axis, only=added, hidden=planes.in_front(),
+                               gap_hidden=planes.in_front(the_tables_colours=False))
             merged = merged_walls(reading.walls, again, reading.towers)
             reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
 
@@ -790,7 +797,8 @@ class CastellanReader:
         axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
         again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis,
                            hidden=reading.planes.in_front(), bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
-        added = open_walls_at_free_sockets(reading.walls, again, reading.towers)
+        added = [w for w in open_walls_at_free_sockets(reading.walls, again, reading.towers)
+                 if not runs_across_a_wall(w, reading.towers, reading.walls, dims)]
         if added:
             reading.walls.extend(added)
             reading.board = self._board(reading)

@@ -97,11 +97,16 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
                axis: float, hidden: np.ndarray | None = None, placed: bool = True,
-               only: set[int] | None = None, bridge_mm: float = 0.0) -> list[WallReading]:
+               only: set[int] | None = None, bridge_mm: float = 0.0,
+               gap_hidden: np.ndarray | None = None) -> list[WallReading]:
     """Walls from each tower's sockets (of the towers in `only`, if given). `hidden` marks where keeps
     stand in front: a wall's body there is neither seen nor missing. `placed`: tower positions come
     from a known pose; without one (no card) they are rougher, and a neighbour is only accepted close
-    to where the span puts it. `bridge_mm`: an open wall's run is read across breaks this long."""
+    to where the span puts it. `bridge_mm`: an open wall's run is read across breaks this long.
+    `gap_hidden` (`hidden` if None): where a keep may hide a tower-sized gap in a long span's middle; less
+    than `hidden` where a keep colour is the table's own, seen in such a gap as often as a keep (fresh
+    6666-025, a green cloth: two open short walls read as a long one; a keep of the table's colour in front
+    of a short wall still hides it, sample 059)."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
@@ -112,8 +117,8 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
             continue
         for k, d in enumerate(socket_directions(axis)):
             origin = np.array(tower.position)
-            reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, tolerance,
-                                   bridge_mm)
+            reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_,
+                                   (hidden, hidden if gap_hidden is None else gap_hidden), tolerance, bridge_mm)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -172,8 +177,9 @@ def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclu
     return j if score[j] < 1.0 else None
 
 
-def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hidden, search,
+def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hiding, search,
                  bridge_mm) -> WallReading | None:
+    hidden, gap_hidden = hiding
     halfway = 0.18 * short  # how close to the middle of a long span a tower splits it
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_along(positions, origin, d, spacing, i, search)
@@ -186,7 +192,8 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         seen = body
         if hidden is not None and len(body):
             covered = _profile(hidden, region, origin, direction, r + 2, span - r - 2)
-            seen = body | covered
+            if kind == "long":
+                seen = body | _profile(gap_hidden, region, origin, direction, r + 2, span - r - 2)
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
         if kind == "long" and _gap_in_middle(seen) >= r:
@@ -237,6 +244,38 @@ def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReadin
         result.append(replace(wall, kind="short" if span < (short + long_) / 2 else "long", end=tower, open_point=None,
                               through_tower=True))
     return result, changed
+
+
+def without_open_walls_across_walls(towers: list[TowerReading], walls: list[WallReading],
+                                    dims: PieceDimensions) -> list[WallReading]:
+    """The walls less each open wall whose run crosses a wall joining two towers (`runs_across_a_wall`)."""
+    return [w for w in walls if not runs_across_a_wall(w, towers, walls, dims)]
+
+
+def runs_across_a_wall(wall: WallReading, towers: list[TowerReading], walls: list[WallReading],
+                       dims: PieceDimensions) -> bool:
+    """Whether an open wall's run (from its tower to where its missing tower would stand) crosses one of `walls`
+    joining two towers, its missing tower standing clear of that wall (beyond a tower's radius from its axis) and
+    the crossing clear of its towers. Walls join only towers (C1) and no wall blocks another's end (C2), so that
+    run was the castle's footprint carried on from a free socket (x9898-025: a dense castle far off at 30°, its
+    walls fattened by their sides; open long walls read across other walls, and towers added at their ends). An
+    open wall ending on a wall's axis is no such run: it may end in a tower hidden in that wall's run (and a
+    lone tower a short span beside a long wall's middle, seen at 38°, reads alike: fresh 6666-026)."""
+    joined = [w for w in walls if w.end is not None]
+    if wall.end is not None or not joined:
+        return False
+    a = np.array([towers[w.start].position for w in joined], float)
+    b = np.array([towers[w.end].position for w in joined], float)
+    start, end = np.asarray(towers[wall.start].position, float), np.asarray(wall.open_point, float)
+    length = np.linalg.norm(b - a, axis=1)
+    along_wall = (b - a) / np.maximum(length, 1e-9)[:, None]
+    normal = np.column_stack([-along_wall[:, 1], along_wall[:, 0]])
+    side_start, side_end = np.sum((start - a) * normal, axis=1), np.sum((end - a) * normal, axis=1)
+    margin = dims.tower_radius
+    across = (side_start * side_end < 0) & (np.minimum(np.abs(side_start), np.abs(side_end)) > margin)
+    share = side_start / np.where(across, side_start - side_end, 1.0)
+    at = np.sum((start + share[:, None] * (end - start) - a) * along_wall, axis=1)
+    return bool(np.any(across & (at > margin) & (at < length - margin)))
 
 
 def _tower_across(positions: np.ndarray, origin, direction, reach: float, start: int,
