@@ -82,7 +82,6 @@ from tablesight.vision.castellan.walls import (
     merged_walls,
     open_walls_at_free_sockets,
     open_walls_through_towers,
-    runs_across_a_wall,
     settled_towers,
     split_at_towers_in_runs,
     walls_behind_keeps,
@@ -517,16 +516,15 @@ class CastellanReader:
         there) hides it; open walls running across another wall are left out."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, solid, region)
-        hidden, gap_hidden = planes.in_front(), planes.in_front(the_tables_colours=False)
-        reading.walls = find_walls(reading.towers, solid, region, dims, axis, hidden=hidden, placed=placed,
-                                   gap_hidden=gap_hidden)
+        cover = planes.cover()
+        reading.walls = find_walls(reading.towers, solid, region, dims, axis, cover=cover, placed=placed)
         if not placed:  # without the card's pose, tower positions are too rough to settle
             reading.walls = without_open_walls_across_walls(reading.towers, reading.walls, dims)
             return
         settled = settled_towers(reading.towers, reading.walls, dims, axis)
         moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
                  if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
-        again = find_walls(settled, solid, region, dims, axis, hidden=hidden, only=moved, gap_hidden=gap_hidden)
+        again = find_walls(settled, solid, region, dims, axis, cover=cover, only=moved)
         merged = merged_walls(reading.walls, again, reading.towers)
         reading.walls = without_open_walls_across_walls(reading.towers,
                                                         split_at_towers_in_runs(reading.towers, merged, dims), dims)
@@ -719,8 +717,7 @@ class CastellanReader:
         if added:
             dims = self.profile.dimensions
             axis = castle_axis(reading.towers, dims, wall_solid, region)
-            again = find_walls(reading.towers, wall_solid, region, dims, axis, only=added, hidden=planes.in_front(),
-                               gap_hidden=planes.in_front(the_tables_colours=False))
+            again = find_walls(reading.towers, wall_solid, region, dims, axis, only=added, cover=planes.cover())
             merged = merged_walls(reading.walls, again, reading.towers)
             reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
 
@@ -796,9 +793,9 @@ class CastellanReader:
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
         again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis,
-                           hidden=reading.planes.in_front(), bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
-        added = [w for w in open_walls_at_free_sockets(reading.walls, again, reading.towers)
-                 if not runs_across_a_wall(w, reading.towers, reading.walls, dims)]
+                           cover=reading.planes.cover(), bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
+        at_free_sockets = open_walls_at_free_sockets(reading.walls, again, reading.towers)
+        added = without_open_walls_across_walls(reading.towers, at_free_sockets, dims, across=reading.walls)
         if added:
             reading.walls.extend(added)
             reading.board = self._board(reading)

@@ -36,6 +36,17 @@ IN_RUN_ALONG, IN_RUN_ACROSS = 0.3, 0.9
 
 
 @dataclass(frozen=True)
+class KeepCover:
+    """Where keeps stand in front of the walls (bool images of the region, `KeepPlanes.cover`)."""
+
+    walls: np.ndarray  # a wall's body here is neither seen nor missing
+    # Where a keep may hide a tower-sized gap in a long span's middle: less than `walls` where a keep colour is
+    # the table's own, seen in such a gap as often as a keep (fresh 6666-025, a green cloth: two open short walls
+    # read as a long one; a keep of the table's colour in front of a short wall still hides it, sample 059).
+    gaps: np.ndarray
+
+
+@dataclass(frozen=True)
 class WallReading:
     kind: str
     start: int  # index of the tower it leaves
@@ -96,17 +107,12 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
-               axis: float, hidden: np.ndarray | None = None, placed: bool = True,
-               only: set[int] | None = None, bridge_mm: float = 0.0,
-               gap_hidden: np.ndarray | None = None) -> list[WallReading]:
-    """Walls from each tower's sockets (of the towers in `only`, if given). `hidden` marks where keeps
-    stand in front: a wall's body there is neither seen nor missing. `placed`: tower positions come
-    from a known pose; without one (no card) they are rougher, and a neighbour is only accepted close
-    to where the span puts it. `bridge_mm`: an open wall's run is read across breaks this long.
-    `gap_hidden` (`hidden` if None): where a keep may hide a tower-sized gap in a long span's middle; less
-    than `hidden` where a keep colour is the table's own, seen in such a gap as often as a keep (fresh
-    6666-025, a green cloth: two open short walls read as a long one; a keep of the table's colour in front
-    of a short wall still hides it, sample 059)."""
+               axis: float, cover: KeepCover | None = None, placed: bool = True,
+               only: set[int] | None = None, bridge_mm: float = 0.0) -> list[WallReading]:
+    """Walls from each tower's sockets (of the towers in `only`, if given). `cover`: where keeps stand in
+    front of them. `placed`: tower positions come from a known pose; without one (no card) they are rougher,
+    and a neighbour is only accepted close to where the span puts it. `bridge_mm`: an open wall's run is read
+    across breaks this long."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
@@ -118,7 +124,7 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
         for k, d in enumerate(socket_directions(axis)):
             origin = np.array(tower.position)
             reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_,
-                                   (hidden, hidden if gap_hidden is None else gap_hidden), tolerance, bridge_mm)
+                                   cover, tolerance, bridge_mm)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -177,9 +183,8 @@ def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclu
     return j if score[j] < 1.0 else None
 
 
-def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, hiding, search,
+def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, cover: KeepCover | None, search,
                  bridge_mm) -> WallReading | None:
-    hidden, gap_hidden = hiding
     halfway = 0.18 * short  # how close to the middle of a long span a tower splits it
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_along(positions, origin, d, spacing, i, search)
@@ -190,10 +195,10 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         direction = (target - origin) / span
         body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
         seen = body
-        if hidden is not None and len(body):
-            covered = _profile(hidden, region, origin, direction, r + 2, span - r - 2)
+        if cover is not None and len(body):
+            covered = _profile(cover.walls, region, origin, direction, r + 2, span - r - 2)
             if kind == "long":
-                seen = body | _profile(gap_hidden, region, origin, direction, r + 2, span - r - 2)
+                seen = body | _profile(cover.gaps, region, origin, direction, r + 2, span - r - 2)
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
         if kind == "long" and _gap_in_middle(seen) >= r:
@@ -246,26 +251,27 @@ def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReadin
     return result, changed
 
 
-def without_open_walls_across_walls(towers: list[TowerReading], walls: list[WallReading],
-                                    dims: PieceDimensions) -> list[WallReading]:
-    """The walls less each open wall whose run crosses a wall joining two towers (`runs_across_a_wall`)."""
-    return [w for w in walls if not runs_across_a_wall(w, towers, walls, dims)]
-
-
-def runs_across_a_wall(wall: WallReading, towers: list[TowerReading], walls: list[WallReading],
-                       dims: PieceDimensions) -> bool:
-    """Whether an open wall's run (from its tower to where its missing tower would stand) crosses one of `walls`
-    joining two towers, its missing tower standing clear of that wall (beyond a tower's radius from its axis) and
-    the crossing clear of its towers. Walls join only towers (C1) and no wall blocks another's end (C2), so that
-    run was the castle's footprint carried on from a free socket (x9898-025: a dense castle far off at 30°, its
-    walls fattened by their sides; open long walls read across other walls, and towers added at their ends). An
-    open wall ending on a wall's axis is no such run: it may end in a tower hidden in that wall's run (and a
-    lone tower a short span beside a long wall's middle, seen at 38°, reads alike: fresh 6666-026)."""
-    joined = [w for w in walls if w.end is not None]
-    if wall.end is not None or not joined:
-        return False
+def without_open_walls_across_walls(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
+                                    across: list[WallReading] | None = None) -> list[WallReading]:
+    """`walls` less each open wall whose run crosses a wall of `across` (`walls` if None) joining two towers,
+    its missing tower standing clear of that wall (beyond a tower's radius from its axis) and the crossing clear
+    of its towers. Walls join only towers (C1) and no wall blocks another's end (C2), so that run was the castle's
+    footprint carried on from a free socket (x9898-025: a dense castle far off at 30°, its walls fattened by their
+    sides; open long walls read across other walls, and towers added at their ends). An open wall ending on a
+    wall's axis is no such run: it may end in a tower hidden in that wall's run (and a lone tower a short span
+    beside a long wall's middle, seen at 38°, reads alike: fresh 6666-026)."""
+    joined = [w for w in (walls if across is None else across) if w.end is not None]
+    if not joined:
+        return list(walls)
     a = np.array([towers[w.start].position for w in joined], float)
     b = np.array([towers[w.end].position for w in joined], float)
+    return [w for w in walls if w.end is not None or not _runs_across(w, towers, a, b, dims)]
+
+
+def _runs_across(wall: WallReading, towers: list[TowerReading], a: np.ndarray, b: np.ndarray,
+                 dims: PieceDimensions) -> bool:
+    """Whether an open wall's run (from its tower to where its missing tower would stand) crosses one of the
+    walls from `a` to `b` (their towers' positions, one row a wall) as `without_open_walls_across_walls` says."""
     start, end = np.asarray(towers[wall.start].position, float), np.asarray(wall.open_point, float)
     length = np.linalg.norm(b - a, axis=1)
     along_wall = (b - a) / np.maximum(length, 1e-9)[:, None]
