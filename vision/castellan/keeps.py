@@ -50,6 +50,7 @@ MAX_KEEP_ASPECT = 2.5
 # by eroding the blob by this share of a keep's side (a wall between them is thinner than half a side).
 JOINED_KEEPS, JOINED_KEEPS_EROSION = 3, 0.25
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
+CENTRE_REACH_PX = 6  # a keep's carved centre off its colour (a washed-out face) looks this far for it
 # The same blob's length along the lean less its width across it, both in full: a turned keep and
 # colour edges lost or gained all round (blur, shade) change both alike, so this measures the lean
 # without the keep's turn. Part of the side facing the camera is too dark to count as the keep's
@@ -190,16 +191,23 @@ def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: Pie
     return found
 
 
+def bridged_seams(colour: np.ndarray, region: Region) -> np.ndarray:
+    """A keep colour's pixels (bool) with seams up to 2 × SEAM_MM wide bridged. Padded with empty pixels first:
+    OpenCV's erosion takes the image's edge as set, so a blob near it would be closed onto it."""
+    radius = max(1, round(SEAM_MM * region.px_per_mm))
+    pad = 2 * radius
+    padded = cv2.copyMakeBorder(colour.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    return cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[pad:-pad, pad:-pad] > 0
+
+
 def colour_blobs(colour: np.ndarray, region: Region) -> np.ndarray:
     """A keep colour's pixels on the table plane, labelled blob by blob, seams up to 2 × SEAM_MM wide bridged:
     a double keep's two bodies meet in a shaded seam that splits its colour in two across its lean, and its
     lean was measured on one half (fresh 9292-022: a yellow double measured leaning less than a single, and
     read single for sure). Keeps of a colour stand a wall apart at least, far wider than a seam; what else of
     the colour a bridge may join is bounded where the lean is measured (`_with_height`)."""
-    size = 2 * max(1, round(SEAM_MM * region.px_per_mm)) + 1
-    bridged = cv2.morphologyEx(colour.astype(np.uint8), cv2.MORPH_CLOSE,
-                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    return cv2.connectedComponents(bridged, connectivity=8)[1]
+    return cv2.connectedComponents(bridged_seams(colour, region).astype(np.uint8), connectivity=8)[1]
 
 
 def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
@@ -209,8 +217,10 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     from the planes as classified and, for a colour not the table's own, those carved only once each plane's
     keep-sized blobs are filled to their hulls. A keep is convex; a roof face washed out by a flash (of neither a
     keep's colour nor grey) cuts its colour apart differently on each plane (fresh 6464-030: 7 of 11 amber-yellow
-    keeps on wood carved 0.2-0.5 of a keep and were missed). A keep carved either way keeps the area carved as
-    classified, on which the single/double evidence was fitted (taken filled, five photos of 416 lost a call)."""
+    keeps on wood carved 0.2-0.5 of a keep and were missed). That face's edge can cut the rest in two across a
+    seam, each part too small or too ragged to fill alone (fresh 6767-006), so seams are bridged first. A keep
+    carved either way keeps the area carved as classified, on which the single/double evidence was fitted (taken
+    filled, five photos of 416 lost a call)."""
     # Keeps are sparse: only the window holding the colour on the lowest body plane is labelled, with a
     # margin of empty pixels so that the opening erodes blobs at its edge as it would in the whole region.
     bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
@@ -226,7 +236,13 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     side = profile.dimensions.keep_side
     side_px = side * region.px_per_mm
     hulls = (CARVE_HULL_SIDES[0] * side_px ** 2, CARVE_HULL_SIDES[1] * side_px ** 2)
-    filled = [filled_to_hulls(on_plane, hulls, CARVE_SOLIDITY, CARVE_SQUARENESS) for on_plane in on_planes]
+    # The colour's pieces a seam apart are one blob; thin strands (a grid's lines) are opened away first, or
+    # bridged they would fill as a keep.
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    bridged = [bridged_seams(cv2.morphologyEx(on_plane.astype(np.uint8), cv2.MORPH_OPEN, opening), region) | on_plane
+               for on_plane in on_planes]
+    filled = [filled_to_hulls(o, hulls, CARVE_SOLIDITY, CARVE_SQUARENESS, MAX_KEEP_ASPECT, groups=b)
+              for o, b in zip(on_planes, bridged, strict=True)]
     if all(np.array_equal(f, o) for f, o in zip(filled, on_planes, strict=True)):  # most colours: nothing filled
         return centres, areas, turns
     as_classified = list(centres)
@@ -371,8 +387,9 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
     against the lean a single and a double keep would have seen from this camera. `labels`: the colour's
     blobs; `bridged`: the same with seams bridged (`colour_blobs`), measured instead where the bridge adds no
     more than the rest of a double (its lean's gap over a single's): more is something else of the colour
-    beside the keep. `others`: the centres of the colour's other keeps, whose colour may run into this one's
-    along its lean."""
+    beside the keep — unless the colour is cut apart at the keep's centre, its blob there only a piece of it
+    (x10200-027: a washed-out roof face, a single measured leaning -1.4 of a double's gap and read double).
+    `others`: the centres of the colour's other keeps, whose colour may run into this one's along its lean."""
     u = _lean_direction(view, centre)
     single, double = profile.keep_height, 2 * profile.keep_height
     if u is None:
@@ -386,7 +403,8 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
         return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
     span = reach_double - reach_single
     across_seam = _blob_extent(bridged, region, centre, u, others, profile.dimensions.keep_side)
-    if across_seam is not None and across_seam.along - extent.along <= span + LANE_SLACK_MM:
+    if across_seam is not None and (across_seam.along - extent.along <= span + LANE_SLACK_MM
+                                    or _cut_apart_at(labels, region, centre)):
         extent = across_seam
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
@@ -640,8 +658,7 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         return None
     label = labels[cy, cx]
     if label == 0:
-        window = labels[max(0, cy - 6):cy + 7, max(0, cx - 6):cx + 7]
-        found = window[window > 0]
+        found = _labels_around(labels, cx, cy)
         if not found.size:
             return None
         label = int(np.bincount(found).argmax())
@@ -659,6 +676,20 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), None, None)
     return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), float(np.ptp(length)),
                       float(np.ptp(width)))
+
+
+def _labels_around(labels: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    """The blob labels (not 0) within CENTRE_REACH_PX of pixel (cx, cy), one a pixel."""
+    r = CENTRE_REACH_PX
+    window = labels[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
+    return window[window > 0]
+
+
+def _cut_apart_at(labels: np.ndarray, region: Region, centre: np.ndarray) -> bool:
+    """Whether the keep's colour is missing at its centre (mm) or lies in more than one blob around it: cut
+    apart through the keep (by a washed-out face and its seams), so that no one blob is the keep."""
+    cx, cy = region.to_pixels(centre).astype(int)
+    return _label_at(labels, region, centre) == 0 or len(np.unique(_labels_around(labels, cx, cy))) > 1
 
 
 def _label_at(labels: np.ndarray, region: Region, point: np.ndarray) -> int:
