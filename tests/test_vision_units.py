@@ -275,11 +275,11 @@ def test_only_a_keep_in_front_of_a_gap_between_two_short_walls_hides_a_wall_ther
     cloth = KeepPlanes(["green"], in_gap, [in_gap] * 3, as_they_are=frozenset({"green"}))
     behind = KeepPlanes(["green"], np.zeros_like(in_gap), [in_gap] * 3)
     for planes in (cloth, behind):
-        walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=planes.cover())
+        walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=planes.cover)
         assert [w.kind for w in walls] == ["short", "short"] and all(w.end is None for w in walls)
     assert cloth.in_front()[in_gap > 0].all()  # a wall there judged by the rest of its body (sample 059)
     in_front = KeepPlanes(["green"], in_gap, [in_gap] * 3)
-    walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=in_front.cover())
+    walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=in_front.cover)
     assert [(w.kind, {w.start, w.end}) for w in walls] == [("long", {0, 1})]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -155,8 +156,10 @@ class KeepPlanes:
         on_body = np.logical_or.reduce([(plane > 0) & ~np.isin(plane, left_out) for plane in self.body])
         return on_body & (self.flat > 0)
 
+    @cached_property
     def cover(self) -> KeepCover:
-        """Where keeps stand in front of the walls, and where of a long span's gaps (not the table's colours)."""
+        """Where keeps stand in front of the walls, and where of a long span's gaps (not the table's colours):
+        worked out once, for every time the walls are read on these planes."""
         return KeepCover(self.in_front(), self.in_front(the_tables_colours=False))
 
 

@@ -516,15 +516,14 @@ class CastellanReader:
         there) hides it; open walls running across another wall are left out."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, solid, region)
-        cover = planes.cover()
-        reading.walls = find_walls(reading.towers, solid, region, dims, axis, cover=cover, placed=placed)
+        reading.walls = find_walls(reading.towers, solid, region, dims, axis, cover=planes.cover, placed=placed)
         if not placed:  # without the card's pose, tower positions are too rough to settle
             reading.walls = without_open_walls_across_walls(reading.towers, reading.walls, dims)
             return
         settled = settled_towers(reading.towers, reading.walls, dims, axis)
         moved = {i for i, (a, b) in enumerate(zip(reading.towers, settled, strict=True))
                  if np.hypot(a.x - b.x, a.y - b.y) > SETTLED_MOVE_MM}
-        again = find_walls(settled, solid, region, dims, axis, cover=cover, only=moved)
+        again = find_walls(settled, solid, region, dims, axis, cover=planes.cover, only=moved)
         merged = merged_walls(reading.walls, again, reading.towers)
         reading.walls = without_open_walls_across_walls(reading.towers,
                                                         split_at_towers_in_runs(reading.towers, merged, dims), dims)
@@ -717,7 +716,7 @@ class CastellanReader:
         if added:
             dims = self.profile.dimensions
             axis = castle_axis(reading.towers, dims, wall_solid, region)
-            again = find_walls(reading.towers, wall_solid, region, dims, axis, only=added, cover=planes.cover())
+            again = find_walls(reading.towers, wall_solid, region, dims, axis, only=added, cover=planes.cover)
             merged = merged_walls(reading.walls, again, reading.towers)
             reading.walls = split_at_towers_in_runs(reading.towers, merged, dims)
 
@@ -793,7 +792,7 @@ class CastellanReader:
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
         again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis,
-                           cover=reading.planes.cover(), bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
+                           cover=reading.planes.cover, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
         at_free_sockets = open_walls_at_free_sockets(reading.walls, again, reading.towers)
         added = without_open_walls_across_walls(reading.towers, at_free_sockets, dims, across=reading.walls)
         if added:
@@ -826,7 +825,7 @@ class CastellanReader:
         """The walls `walls_behind_keeps` offers on the reading as it stands."""
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, wall_solid, region)
-        return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.in_front())
+        return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.cover.walls)
 
     @staticmethod
     def _hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:
