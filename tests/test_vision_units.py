@@ -340,6 +340,20 @@ def test_keep_coloured_pieces_off_the_castle_are_not_keeps():
     assert keeps_on_the_castle([in_yard, beside, far], solid, REGION, 64.0) == [in_yard, beside]
 
 
+def test_of_two_keeps_closer_than_a_keeps_side_the_tables_colour_or_else_the_smaller_is_dropped():
+    from tablesight.vision.castellan.keeps import KeepReading, without_overlaps
+
+    side = DIMS.keep_side
+    green = KeepReading("green", 100.0, 100.0, False, True, None, area_share=0.6)
+    rim = KeepReading("yellow", 120.0, 100.0, False, True, None, area_share=0.9)  # the wood's yellow beside it
+    assert without_overlaps([rim, green], side, {"yellow"}) == [green]
+    assert without_overlaps([rim, green], side, ()) == [rim]  # neither the table's: the bigger stays
+    # Keeps in neighbouring courtyards stand a wall apart; a keep's own colour is `merge_close`'s.
+    neighbour = KeepReading("yellow", 100.0 + side + 1.0, 100.0, False, True, None, area_share=0.9)
+    same = KeepReading("green", 90.0, 100.0, False, True, None, area_share=0.9)
+    assert without_overlaps([neighbour, green, same], side, {"yellow"}) == [neighbour, green, same]
+
+
 def test_a_keep_carves_square_and_a_shadow_sliver_does_not():
     from tablesight.vision.castellan.keeps import square_enough
 

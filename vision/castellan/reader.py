@@ -43,6 +43,7 @@ from tablesight.vision.castellan.keeps import (
     keep_planes,
     keeps_on_the_castle,
     merge_close,
+    without_overlaps,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
 from tablesight.vision.castellan.looks import (
@@ -531,7 +532,8 @@ class CastellanReader:
     def _read_keeps(self, view: TableView, planes: KeepPlanes, solid: np.ndarray, region: Region,
                     reading: PhotoReading, shadows: bool = True) -> None:
         dims = self.profile.dimensions
-        found = merge_close(find_keeps(view, planes, region, self.profile), dims.keep_side)
+        found = without_overlaps(merge_close(find_keeps(view, planes, region, self.profile), dims.keep_side),
+                                 dims.keep_side, planes.as_they_are)
         reach = dims.centre_spacing("short")
         on_castle = keeps_on_the_castle(found, solid, region, reach)
         if len(on_castle) < len(found):
