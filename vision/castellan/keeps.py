@@ -108,6 +108,8 @@ MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise
 CERTAIN_ODDS = 40.0
 SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its colour is bridged across
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
+# Opens away a colour's strands a pixel or two wide (a grid's lines, a rim) before blobs are carved or bridged.
+STRAND_OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
 @dataclass(frozen=True)
@@ -153,8 +155,10 @@ class KeepPlanes:
         `the_tables_colours`: with the table's own keep colours (where they may as well be the table)."""
         left_out = [] if the_tables_colours else [index for index, colour in enumerate(self.colours, start=1)
                                                    if colour in self.as_they_are]
-        on_body = np.logical_or.reduce([(plane > 0) & ~np.isin(plane, left_out) for plane in self.body])
-        return on_body & (self.flat > 0)
+        def kept(plane: np.ndarray) -> np.ndarray:
+            return (plane > 0) & ~np.isin(plane, left_out) if left_out else plane > 0
+
+        return np.logical_or.reduce([kept(plane) for plane in self.body]) & (self.flat > 0)
 
     @cached_property
     def cover(self) -> KeepCover:
@@ -241,9 +245,8 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     hulls = (CARVE_HULL_SIDES[0] * side_px ** 2, CARVE_HULL_SIDES[1] * side_px ** 2)
     # The colour's pieces a seam apart are one blob; thin strands (a grid's lines) are opened away first, or
     # bridged they would fill as a keep.
-    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    bridged = [bridged_seams(cv2.morphologyEx(on_plane.astype(np.uint8), cv2.MORPH_OPEN, opening), region) | on_plane
-               for on_plane in on_planes]
+    bridged = [bridged_seams(cv2.morphologyEx(on_plane.astype(np.uint8), cv2.MORPH_OPEN, STRAND_OPENING), region)
+               | on_plane for on_plane in on_planes]
     filled = [filled_to_hulls(o, hulls, CARVE_SOLIDITY, CARVE_SQUARENESS, MAX_KEEP_ASPECT, groups=b)
               for o, b in zip(on_planes, bridged, strict=True)]
     if all(np.array_equal(f, o) for f, o in zip(filled, on_planes, strict=True)):  # most colours: nothing filled
@@ -267,8 +270,7 @@ def _carved_keeps(view: TableView, on_planes: list[np.ndarray], origin: tuple[in
     # Bigger patches are table pattern or clutter (a card); a double keep seen tilted carves over three sides².
     max_area = MAX_KEEP_AREA_SIDES * side_px ** 2
     bx, by = origin
-    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    solid = cv2.morphologyEx(np.logical_and.reduce(on_planes).astype(np.uint8), cv2.MORPH_OPEN, opening)
+    solid = cv2.morphologyEx(np.logical_and.reduce(on_planes).astype(np.uint8), cv2.MORPH_OPEN, STRAND_OPENING)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
     centres, areas, turns = [], [], []
     for i in range(1, count):
