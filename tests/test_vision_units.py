@@ -80,6 +80,24 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
 
 
 
+def test_a_keep_of_the_tables_own_colour_is_called_certain_only_on_far_clearer_evidence():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(share, span, x=0.0):  # both measures of the lean alike
+        return KeepReading("red", x, 0.0, False, False, None, share, span, share, span)
+
+    def first_call(share, span, tables_colours=()):
+        keeps = [keep(share, span), keep(0.05, span, x=60.0), keep(0.0, span, x=120.0)]
+        return decide_doubles(keeps, tables_colours)[0]
+
+    # Fairly sure single on a plain table; on a red cloth the red keep's blob may have joined the cloth's red.
+    assert first_call(0.3, 12.0).double_certain and not first_call(0.3, 12.0).double
+    assert not first_call(0.3, 12.0, {"red"}).double_certain
+    assert not first_call(0.3, 12.0, {"red"}).double  # the call itself stands
+    # Evidence clear enough is certain either way.
+    assert first_call(0.0, 20.0, {"red"}).double_certain
+
+
 def test_a_keep_read_double_is_placed_back_by_half_its_extra_lean():
     from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
 
