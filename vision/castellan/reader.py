@@ -165,11 +165,8 @@ class CastellanReader:
         self._keeps_the_rules_need(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
-        with _timed(reading.timings_ms, "rebuild"):
-            self._walls_behind_keeps_left(reading)
-            self._thin_towers_as_long_walls(reading)
-            self._open_walls_across_breaks(reading)
-            self._open_walls_through_towers(reading)
+        if reading.card is None or reading.card.seen:  # a reading without the card was rebuilt as it was judged
+            self.rebuild(reading)
         if reading.view is not None and reading.look is not None:
             with _timed(reading.timings_ms, "keeps"):
                 reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
@@ -732,6 +729,16 @@ class CastellanReader:
             broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop,
                                                 self._hidden_wall_note(wall, reading, "without it the castle "
                                                                                       "breaks more rules"))
+
+    def rebuild(self, reading: PhotoReading) -> None:
+        """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
+        towers that are a long wall's middle, open walls read across breaks or through a tower), its board made
+        again."""
+        with _timed(reading.timings_ms, "rebuild"):
+            self._walls_behind_keeps_left(reading)
+            self._thin_towers_as_long_walls(reading)
+            self._open_walls_across_breaks(reading)
+            self._open_walls_through_towers(reading)
 
     def _walls_behind_keeps_left(self, reading: PhotoReading) -> None:
         """The walls hidden behind keeps that the rules did not call for (`_walls_the_rules_need`), each added

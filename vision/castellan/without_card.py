@@ -82,6 +82,8 @@ class CardlessReader:
                     reading = other
         if reading is None:
             return missing
+        # Judged as it would be reported: an open wall read through a tower breaks several rules until mended.
+        self.stages.rebuild(reading)
         if not made_sense_of(reading, self.dims):
             # A castle seen but not made sense of (its tilt or scale misjudged, or lost when looked at
             # again): its pieces would be guesses, so none are reported.

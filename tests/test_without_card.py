@@ -1,0 +1,36 @@
+"""The reading without the card: judged as it will be reported."""
+
+import numpy as np
+
+import tablesight.vision.castellan.without_card as without_card
+from tablesight.vision.castellan.reading import PhotoReading
+
+
+class _Stages:
+    """Stands in for the reader's stages: its rebuild mends the reading (as an open wall read through a tower
+    is mended into the wall to it), which alone makes it make sense of a castle."""
+
+    profile = None
+
+    def __init__(self):
+        self.rebuilt = []
+
+    def rebuild(self, reading):
+        self.rebuilt.append(reading)
+        reading.notes.append("mended")
+
+
+def test_a_reading_without_the_card_is_judged_once_its_walls_are_mended(monkeypatch):
+    reading = PhotoReading(board=None, card=None)
+    monkeypatch.setattr(without_card, "_scale_from_wall_width", lambda *args: 1.0)
+    monkeypatch.setattr(without_card.CardlessReader, "dims", property(lambda self: None))
+    monkeypatch.setattr(without_card.CardlessReader, "_best_scale", lambda self, *args, **kw: (None, reading))
+    monkeypatch.setattr(without_card.CardlessReader, "_through_castle_tilt", lambda self, *args: reading)
+    monkeypatch.setattr(without_card, "made_sense_of", lambda read, dims: "mended" in read.notes)
+    monkeypatch.setattr(without_card, "coherence", lambda read, dims: 0.0)
+    monkeypatch.setattr(without_card.CardlessReader, "_tilted_by_edges", lambda self, *args: [])
+    reading.card = type("Card", (), {"focal_source": "castle", "pose": type("Pose", (), {"tilt_deg": 20.0})})()
+    stages = _Stages()
+    read = without_card.CardlessReader(stages, lambda message: None).read(np.zeros((8, 8, 3), np.uint8), None, {})
+    assert stages.rebuilt == [reading]
+    assert read is reading and "no reference card in the photo" in read.notes[0]
