@@ -108,8 +108,8 @@ MAX_LEAN_DISAGREEMENT = 2.5  # the two lean measures' difference, in their noise
 CERTAIN_ODDS = 40.0
 # A keep of a colour the table has (wood's yellow, a red cloth's red) measures less surely: its blob joins the
 # table's patches of its colour. Called at CERTAIN_ODDS, 7 of 460 such calls were wrong (1.5 %, against 5 of
-# 4,310 for the other colours; the keeps of the 416 photos and five fresh sets, session 69); from these odds, none
-# of 386, for 74 more keeps left in doubt.
+# 4,310 for the other colours; the keeps read in 475 of the 416 photos and five fresh sets, session 69); from these
+# odds, none of 386, for 74 more keeps left in doubt.
 TABLE_COLOUR_CERTAIN_ODDS = CERTAIN_ODDS ** 2
 SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its colour is bridged across
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
