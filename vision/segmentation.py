@@ -529,7 +529,7 @@ def keeps_standing_apart(feats: ColourFeatures, masks: dict[str, np.ndarray], ap
         lit, shaded = _keep_coloured(feats, colour, shaded_table_like)
         lit_apart = lit & steps
         seen = masks[colour] > 0
-        seen = _anchored(seen, seen, min_lit_pixels)  # the keeps seen as usual, not specks
+        seen = parts_holding(seen, seen, min_lit_pixels)  # the keeps seen as usual, not specks
         out[colour] = _apart_from(shaded | lit_apart, lit_apart, seen, min_lit_pixels)
     return out
 
@@ -544,8 +544,8 @@ def _keep_coloured(feats: ColourFeatures, colour: str, shaded_table_like: np.nda
     return lit, shaded
 
 
-def _anchored(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:
-    """The parts of `weak` (8-connected) holding at least `min_strong` pixels of `strong`."""
+def parts_holding(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray:
+    """The parts of `weak` (bool, 8-connected) holding at least `min_strong` pixels of `strong`."""
     count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
     anchored = np.bincount(labels[strong], minlength=count) >= min_strong
     anchored[0] = False
@@ -555,7 +555,7 @@ def _anchored(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarr
 def _apart_from(weak: np.ndarray, strong: np.ndarray, other: np.ndarray, min_strong: int) -> np.ndarray:
     """The parts of `weak` (8-connected; a superset of `strong`) holding at least `min_strong` pixels of
     `strong` and no pixel of `other`."""
-    return _anchored(weak, strong, min_strong) & ~_anchored(weak, other, 1)
+    return parts_holding(weak, strong, min_strong) & ~parts_holding(weak, other, 1)
 
 
 def table_keep_colour(feats: ColourFeatures, table_like: np.ndarray) -> str | None:
@@ -586,4 +586,4 @@ def _joined(weak: np.ndarray, strong: np.ndarray, min_strong: int) -> np.ndarray
     smaller strong parts are kept as they are."""
     if np.count_nonzero(strong) < min_strong:  # too little of this colour in the photo to anchor anything
         return strong
-    return _anchored(weak, strong, min_strong) | strong
+    return parts_holding(weak, strong, min_strong) | strong

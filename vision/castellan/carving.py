@@ -10,6 +10,7 @@ is the piece's slightly enlarged top view, which is still at the right place.)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,6 +31,8 @@ from tablesight.vision.segmentation import (
     MAX_GREY_SATURATION,
     MIN_GREY_VALUE,
     MIN_KEEP_SATURATION,
+    TABLE_COLOUR_SHARE,
+    WHOLE_TABLE_COLOUR_SHARE,
     ColourFeatures,
     TableLight,
     TableModel,
@@ -40,6 +43,7 @@ from tablesight.vision.segmentation import (
     in_keep_hue,
     keep_masks,
     keeps_standing_apart,
+    parts_holding,
     sample_step,
     stands_out,
     steps_from_table_around,
@@ -65,6 +69,7 @@ MIN_APART_KEEP_MM2 = 200.0
 # Grey plastic is told from a tinted table by its chromaticity averaged over a patch this wide: narrower than a
 # wall's top (10 mm), wider than a camera's colour noise (`blurred_chromaticity`).
 TINT_BLUR_MM = 4.0
+RIM_MM = 4.0  # a wall's edge blends into the table (blur, JPEG, a phone's sharpening haloes) this far
 MIN_BLOB_SHARE_IN_BOTH = 0.5  # a keep-coloured blob is one in the plastic's own balance too if half of it is
 
 
@@ -130,8 +135,10 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     if keeps is not None:
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
     else:
+        whole = keep_colours_of_the_table(view, look, WHOLE_TABLE_COLOUR_SHARE)
         keep_masks_here = {c: m.astype(np.uint8) * 255 for c, m in
-                           _keep_masks(feats, table, mm_per_pixel, grey_feats).items()}
+                           _keep_masks(feats, table, mm_per_pixel, grey_feats,
+                                       _WholeColour(whole[0], grey) if whole else None).items()}
     if keep_side_mm is not None:
         # Not the table's own keep colours: its patches' grain would make keeps of them (red keeps on a red cloth).
         grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel,
@@ -163,8 +170,16 @@ def _tinted_features(view: TableView, source: np.ndarray, window: tuple[int, int
     return colour_features(balanced_on(normalised, tint), ink_level)
 
 
+@dataclass(frozen=True)
+class _WholeColour:
+    """The keep colour a table has nearly all over (a red cloth), and the grey plastic read on it (uint8 mask)."""
+
+    colour: str
+    grey: np.ndarray
+
+
 def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float,
-                balanced: ColourFeatures | None = None) -> dict[str, np.ndarray]:
+                balanced: ColourFeatures | None = None, whole: _WholeColour | None = None) -> dict[str, np.ndarray]:
     """Each keep colour's pixels (see `keep_masks`); with `balanced` (the photo balanced on its plastic's own
     tint), only the blobs of the colour in that balance too (`_blobs_mostly_in`): a phone's tone curve on a castle
     under a warm lamp leaves the plastic's shaded sides tan where the card's white is balanced, a keep's yellow in
@@ -173,14 +188,30 @@ def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float,
     has all over (green on green felt) is not among them: the pixels stepping away from the table around them
     (`distinct_from_table`) are as often the cloth's own mottling between the walls, whose light differs from the
     open table's (photos straight from above showed 13–36 such keeps on red cloth). Such keeps are looked for where
-    the rules ask for one (`reader`: the courtyards no keep claims)."""
+    the rules ask for one (`reader`: the courtyards no keep claims). Of that colour (`whole`), the pixels unlike the
+    table learnt around the card are kept only in blobs lit clear of the grey pieces' rims (`_clear_of_rims`)."""
     tables = _KeepTables(feats, table, mm_per_pixel)
     least = int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2)
     masks = keep_masks(feats, tables.like, tables.shaded_like, least)
+    if whole is not None:
+        masks[whole.colour] = _clear_of_rims(masks[whole.colour], whole.grey, mm_per_pixel, least)
     if balanced is None or balanced is feats:
         return masks
     also = keep_masks(balanced, tables.like, tables.shaded_like, least)
     return {colour: _blobs_mostly_in(mask, also[colour]) for colour, mask in masks.items()}
+
+
+def _clear_of_rims(mask: np.ndarray, grey: np.ndarray, mm_per_pixel: float, least: int) -> np.ndarray:
+    """The parts of `mask` (bool) at least RIM_MM from the `grey` plastic (uint8 mask) that hold `least` pixels,
+    with the rest of `mask` within RIM_MM of them. A photo blends a wall's edge into the table, and a phone's
+    sharpening haloes it: on a cloth of a keep's colour the rim along every wall is of the keep's hue, yet unlike
+    the cloth (fresh 6969-022: on a red cloth the rims between the walls carved into 28 red keeps where none
+    stand). A keep's top, 22 mm across, lies mostly clear of them; its edges by a wall are taken back."""
+    rim_px = RIM_MM / mm_per_pixel
+    far = mask & (cv2.distanceTransform(np.where(grey > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3) > rim_px)
+    cores = parts_holding(far, far, least).astype(np.uint8)
+    reach = 2 * int(math.ceil(rim_px)) + 1
+    return mask & (cv2.dilate(cores, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0)
 
 
 def _blobs_mostly_in(mask: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -198,16 +229,16 @@ def _blobs_mostly_in(mask: np.ndarray, other: np.ndarray) -> np.ndarray:
     return kept[labels]
 
 
-def keep_colours_of_the_table(view: TableView, look: Look) -> tuple[str, ...]:
+def keep_colours_of_the_table(view: TableView, look: Look, share: float = TABLE_COLOUR_SHARE) -> tuple[str, ...]:
     """The keep colours the table has, all over (a red felt) or in part (the red of a red and green check,
-    TABLE_COLOUR_SHARE of it at least), as `look` sees the photo: where a keep of such a colour may hide.
+    `share` of it at least), as `look` sees the photo: where a keep of such a colour may hide.
     A share of the table, not where it lies: counted over a sample of the photo (`sample_step`)."""
     def colours() -> tuple[str, ...]:
         step = sample_step(view.photo.shape)
         sample = np.ascontiguousarray(view.photo[::step, ::step])
         feats = colour_features(view.normalised(sample), _ink_level(view, look))
-        return tuple(table_keep_colours(feats, table_likeness(feats, table_seen_by(view, look), 1)))
-    return view.derived(("table keep colours", look.camera_chroma), colours)
+        return tuple(table_keep_colours(feats, table_likeness(feats, table_seen_by(view, look), 1), share))
+    return view.derived(("table keep colours", look.camera_chroma, share), colours)
 
 
 def keeps_apart(view: TableView, look: Look, keeps: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
