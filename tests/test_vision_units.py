@@ -290,7 +290,7 @@ def test_only_a_keep_in_front_of_a_gap_between_two_short_walls_hides_a_wall_ther
     in_gap = np.zeros(REGION.size[::-1], np.uint8)
     corners = [REGION.to_pixels(p) for p in ((gap_start, 90), (gap_end, 110))]
     cv2.rectangle(in_gap, *(tuple(int(v) for v in c) for c in corners), 1, -1)
-    cloth = KeepPlanes(["green"], in_gap, [in_gap] * 3, as_they_are=frozenset({"green"}))
+    cloth = KeepPlanes(["green"], in_gap, [in_gap] * 3, tables_colours=frozenset({"green"}))
     behind = KeepPlanes(["green"], np.zeros_like(in_gap), [in_gap] * 3)
     for planes in (cloth, behind):
         walls = find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=planes.cover)
@@ -996,7 +996,7 @@ def test_a_keeps_colour_bleeding_past_its_outline_in_a_coarse_photo_still_carves
 def test_a_keep_whose_colour_a_washed_out_face_cuts_apart_is_found_unless_the_table_has_its_colour():
     """A flash washes out a different face of a keep on each plane through its body: each plane keeps three
     quarters of its square, all three share only a quarter, too little to carve. Filled to their hulls the planes
-    carve the keep whole; of the table's own colour (a patch of a check would carve as one) they are not."""
+    carve the keep whole, of the table's own colour too."""
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
 
@@ -1014,8 +1014,31 @@ def test_a_keep_whose_colour_a_washed_out_face_cuts_apart_is_found_unless_the_ta
     flat = np.logical_or.reduce(planes).astype(np.uint8)
     found = find_keeps(view, KeepPlanes(["yellow"], flat, planes), region, NOMINAL_PROFILE)
     assert [(round(k.x), round(k.y)) for k in found] == [(0, 0)]
-    as_classified = KeepPlanes(["yellow"], flat, planes, as_they_are=frozenset({"yellow"}))
-    assert find_keeps(view, as_classified, region, NOMINAL_PROFILE) == []
+    of_the_table = KeepPlanes(["yellow"], flat, planes, tables_colours=frozenset({"yellow"}))
+    assert [(round(k.x), round(k.y)) for k in find_keeps(view, of_the_table, region, NOMINAL_PROFILE)] == [(0, 0)]
+
+
+def test_a_keep_of_the_tables_colour_seen_only_by_its_outline_is_found():
+    """Blue keeps on a check of two blues (fresh 6969-026): their faces are of the check's shades, only their
+    outlines step from the table, a ring a keep across filling 0.4 of its hull, and the rings on the planes
+    through the keep's body, shifted along its lean, share too little to carve. Of the table's own colour such a
+    ring is filled and carved; a ring of another colour is not (its keeps show their faces)."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
+
+    view = _straight_down_view()
+    region = Region(-100.0, -100.0, 100.0, 100.0, 1.2)
+    (x0, y0), (x1, y1) = region.to_pixels(np.array([[-11.0, -11.0], [11.0, 11.0]])).round().astype(int)
+    ring = np.zeros(region.size[::-1], np.uint8)
+    ring[y0:y1 + 1, x0:x1 + 1] = 1
+    ring[y0 + 4:y1 - 3, x0 + 4:x1 - 3] = 0  # 3.3 mm wide
+    ring[y0 + 8:y1 - 8, x1 - 3:x1 + 1] = 0  # an open side, as a face's edge blends into the table
+    assert 0.4 < ring.sum() / ((x1 - x0 + 1) * (y1 - y0 + 1)) < 0.5
+    planes = [np.roll(ring, shift, axis=1) for shift in (-2, 0, 2)]  # 1.7 mm apart along the lean
+    of_the_table = KeepPlanes(["blue"], ring, planes, tables_colours=frozenset({"blue"}))
+    found = find_keeps(view, of_the_table, region, NOMINAL_PROFILE)
+    assert len(found) == 1 and np.hypot(found[0].x, found[0].y) < 2.0  # within a pixel or two of its centre
+    assert find_keeps(view, KeepPlanes(["blue"], ring, planes), region, NOMINAL_PROFILE) == []
 
 
 def test_a_keep_whose_washed_out_face_also_cuts_its_colour_across_seams_is_found_but_grid_lines_are_not():

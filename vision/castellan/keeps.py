@@ -41,6 +41,10 @@ CARVE_BLUR_PX = 1.5  # how far (photo pixels) a keep's colour as classified blee
 # it, are filled to their hull before the planes are carved (`_keep_centres`).
 CARVE_HULL_SIDES = (0.5, 4.0)
 CARVE_SOLIDITY = 0.6
+# ... or this share, for the table's own keep colours: where a keep's faces are of the table's shades (blue keeps
+# on a check of two blues), only its outline steps from the table, a ring about a keep's size (fresh 6969-026: 7 of
+# 8 blue keeps missed). At 0.3 a green chevron stripe cut by the walls filled as a keep (sample 002).
+TABLE_COLOUR_CARVE_SOLIDITY = 0.4
 # ... and filling this share of their smallest enclosing rectangle: a keep carves a square (a double, leaning, a
 # longer hexagon); a patch of a check cut by a wall's shade, a triangle, is no keep (sample 042: two such, 0.65 and
 # 0.67, filled, carved as green keeps; of 543 keeps' blobs on 40 photos one filled less than 0.7).
@@ -149,7 +153,7 @@ class KeepPlanes:
     colours: list[str]
     flat: np.ndarray
     body: list[np.ndarray]
-    as_they_are: frozenset[str] = frozenset()  # colours whose blobs are not filled to their hulls: a table's own
+    tables_colours: frozenset[str] = frozenset()  # the table's own keep colours (where a keep may be the table)
 
     def in_front(self, the_tables_colours: bool = True) -> np.ndarray:
         """Where a keep stands in front of what lies there (a wall there is hidden, not missing): its colour on one
@@ -159,7 +163,7 @@ class KeepPlanes:
         whose middle that keep hid; fresh 6666-026 alike).
         `the_tables_colours`: with the table's own keep colours (where they may as well be the table)."""
         left_out = [] if the_tables_colours else [index for index, colour in enumerate(self.colours, start=1)
-                                                   if colour in self.as_they_are]
+                                                   if colour in self.tables_colours]
         def kept(plane: np.ndarray) -> np.ndarray:
             return (plane > 0) & ~np.isin(plane, left_out) if left_out else plane > 0
 
@@ -173,16 +177,16 @@ class KeepPlanes:
 
 
 def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile: PieceProfile,
-                as_they_are: Collection[str] = ()) -> KeepPlanes:
-    """The keep colours' planes; the colours `as_they_are` (the table's own) are carved as classified, their
-    blobs not filled to their hulls (`_keep_centres`): a patch of a check would carve as a keep."""
+                tables_colours: Collection[str] = ()) -> KeepPlanes:
+    """The keep colours' planes; `tables_colours`: the table's own keep colours, whose keeps may show only by their
+    outlines (`_keep_centres`), and whose calls are surer only on clearer evidence (`decide_doubles`)."""
     body = profile.keep_height - profile.keep_roof_height
     side = profile.dimensions.keep_side
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
     labels = keep_label_image(classes, colours)
     flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, *(s * body for s in KEEP_PLANE_SHARES)))
-    return KeepPlanes(colours, flat, planes, frozenset(as_they_are))
+    return KeepPlanes(colours, flat, planes, frozenset(tables_colours))
 
 
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
@@ -226,8 +230,9 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
                   profile: PieceProfile) -> tuple[list[np.ndarray], list[float], list[float | None]]:
     """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, the area
     each carves (in keep sides²) and its turn (`_square_turn`; None for a part of a joined blob): those carved
-    from the planes as classified and, for a colour not the table's own, those carved only once each plane's
-    keep-sized blobs are filled to their hulls. A keep is convex; a roof face washed out by a flash (of neither a
+    from the planes as classified and those carved only once each plane's keep-sized blobs are filled to their
+    hulls (for the table's own colours, blobs filling less of their hulls: TABLE_COLOUR_CARVE_SOLIDITY). A keep is
+    convex; a roof face washed out by a flash (of neither a
     keep's colour nor grey) cuts its colour apart differently on each plane (fresh 6464-030: 7 of 11 amber-yellow
     keeps on wood carved 0.2-0.5 of a keep and were missed). That face's edge can cut the rest in two across a
     seam, each part too small or too ragged to fill alone (fresh 6767-006), so seams are bridged first. A keep
@@ -243,8 +248,7 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
     on_planes = [plane[by:by + bh, bx:bx + bw] == index for plane in planes.body]
     centres, areas, turns = _carved_keeps(view, on_planes, (bx, by), region, profile)
-    if planes.colours[index - 1] in planes.as_they_are:
-        return centres, areas, turns
+    solidity = TABLE_COLOUR_CARVE_SOLIDITY if planes.colours[index - 1] in planes.tables_colours else CARVE_SOLIDITY
     side = profile.dimensions.keep_side
     side_px = side * region.px_per_mm
     hulls = (CARVE_HULL_SIDES[0] * side_px ** 2, CARVE_HULL_SIDES[1] * side_px ** 2)
@@ -252,7 +256,7 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     # bridged they would fill as a keep.
     bridged = [bridged_seams(cv2.morphologyEx(on_plane.astype(np.uint8), cv2.MORPH_OPEN, STRAND_OPENING), region)
                | on_plane for on_plane in on_planes]
-    filled = [filled_to_hulls(o, hulls, CARVE_SOLIDITY, CARVE_SQUARENESS, MAX_KEEP_ASPECT, groups=b)
+    filled = [filled_to_hulls(o, hulls, solidity, CARVE_SQUARENESS, MAX_KEEP_ASPECT, groups=b)
               for o, b in zip(on_planes, bridged, strict=True)]
     if all(np.array_equal(f, o) for f, o in zip(filled, on_planes, strict=True)):  # most colours: nothing filled
         return centres, areas, turns

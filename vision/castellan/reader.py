@@ -530,7 +530,7 @@ class CastellanReader:
                     reading: PhotoReading, shadows: bool = True) -> None:
         dims = self.profile.dimensions
         found = without_overlaps(merge_close(find_keeps(view, planes, region, self.profile), dims.keep_side),
-                                 dims.keep_side, planes.as_they_are)
+                                 dims.keep_side, planes.tables_colours)
         reach = dims.centre_spacing("short")
         on_castle = keeps_on_the_castle(found, solid, region, reach)
         if len(on_castle) < len(found):
@@ -540,7 +540,7 @@ class CastellanReader:
         if shadows:
             on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, solid, region,
                                              reading.towers, reading.walls, self.profile)
-        reading.keeps = decide_doubles(on_castle, planes.as_they_are)
+        reading.keeps = decide_doubles(on_castle, planes.tables_colours)
         uncertain = sum(not k.double_certain for k in reading.keeps)
         if uncertain:
             reading.notes.append(f"{uncertain} keep(s) seen from nearly straight above, where a single and a "
@@ -640,7 +640,7 @@ class CastellanReader:
         found = merge_close(find_keeps(reading.view, planes, reading.region, self.profile),
                             self.profile.dimensions.keep_side)
         for keep in found:
-            reading.keeps.append(replace(decide_doubles([keep], planes.as_they_are)[0], inferred=True))
+            reading.keeps.append(replace(decide_doubles([keep], planes.tables_colours)[0], inferred=True))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {keep.color} keep at ({keep.x:.0f}, {keep.y:.0f}) mm, of a colour the table has, was read "
                 f"where the castle needs it (without it the board breaks more rules) — check it"))
