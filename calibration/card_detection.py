@@ -499,16 +499,15 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     (pixels, ids, marker_pixels, marker_table), blur, edge_blur = found
     table = board_object_points()[ids, :2]
     size = (grey.shape[1], grey.shape[0])
+    # The marker corners add points all over the card: a steadier lens and pose for the castle beside it.
+    all_table, all_pixels = np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels])
     if lens is not None:
         lens, source = lens.for_size(size), "profile"
     else:
         lens, source = _lens_from_card(table, pixels, size, focal_35mm)
-        lens = _distortion_from_card(lens, np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels]),
-                                     fix_focal=source != "card")
+        lens = _distortion_from_card(lens, all_table, all_pixels, fix_focal=source != "card")
         if source == "default":
-            lens, source = _focal_freed(lens, np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels]))
-    # The marker corners add points all over the card: a steadier pose for the castle beside it.
-    all_table, all_pixels = np.vstack([table, marker_table]), np.vstack([pixels, marker_pixels])
+            lens, source = _focal_freed(lens, all_table, all_pixels)
     homography, _ = cv2.findHomography(all_table, lens.undistort_points(all_pixels))
     # With a camera profile the markers' corners weigh by their scatter (`card_fit`): blur pulls them inside
     # the markers. Without one, the lens is fitted to every corner alike and the pose stays consistent with
@@ -516,11 +515,10 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     # one way as the other (with k1 fitted again weighed too; samples and two fresh sets: scores 87 -> 85 of 128).
     pose = weighed_pose(lens, table, pixels, marker_table, marker_pixels) if source == "profile" \
         else solve_pose(lens, all_table, all_pixels)
-    residual = np.linalg.norm(pose.project(table) - pixels, axis=1)
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     white, black = _card_levels(colour, pose)
-    return CardDetection(ids, pixels, table, homography, pose, source, float(np.median(residual)), white, black,
-                         shaken=blur, soft_px=edge_blur)
+    return CardDetection(ids, pixels, table, homography, pose, source, _reprojection_px(pose, table, pixels), white,
+                         black, shaken=blur, soft_px=edge_blur)
 
 
 def through_focal(card: CardDetection, focal: float) -> CardDetection:
@@ -531,8 +529,8 @@ def through_focal(card: CardDetection, focal: float) -> CardDetection:
     matrix[0, 0] = matrix[1, 1] = focal
     lens = Lens(matrix, lens.distortion, lens.image_size)
     pose = solve_pose(lens, card.table_points, card.image_points)
-    residual = np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)
-    return replace(card.seen_through(pose), reprojection_px=float(np.median(residual)))
+    return replace(card.seen_through(pose), reprojection_px=_reprojection_px(pose, card.table_points,
+                                                                             card.image_points))
 
 
 def _lens_from_card(table: np.ndarray, pixels: np.ndarray, size: tuple[int, int],

@@ -232,12 +232,17 @@ def _blobs_mostly_in(mask: np.ndarray, other: np.ndarray) -> np.ndarray:
 def keep_colours_of_the_table(view: TableView, look: Look, share: float = TABLE_COLOUR_SHARE) -> tuple[str, ...]:
     """The keep colours the table has, all over (a red felt) or in part (the red of a red and green check,
     `share` of it at least), as `look` sees the photo: where a keep of such a colour may hide.
-    A share of the table, not where it lies: counted over a sample of the photo (`sample_step`)."""
-    def colours() -> tuple[str, ...]:
+    A share of the table, not where it lies: counted over a sample of the photo (`sample_step`), classified once
+    for every share asked."""
+    def sampled() -> tuple[ColourFeatures, np.ndarray]:
         step = sample_step(view.photo.shape)
         sample = np.ascontiguousarray(view.photo[::step, ::step])
         feats = colour_features(view.normalised(sample), _ink_level(view, look))
-        return tuple(table_keep_colours(feats, table_likeness(feats, table_seen_by(view, look), 1), share))
+        return feats, table_likeness(feats, table_seen_by(view, look), 1)
+
+    def colours() -> tuple[str, ...]:
+        feats, like = view.derived(("table keep colour sample", look.camera_chroma), sampled)
+        return tuple(table_keep_colours(feats, like, share))
     return view.derived(("table keep colours", look.camera_chroma, share), colours)
 
 

@@ -228,16 +228,15 @@ def colour_blobs(colour: np.ndarray, region: Region) -> np.ndarray:
 
 def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
                   profile: PieceProfile) -> tuple[list[np.ndarray], list[float], list[float | None]]:
-    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, the area
-    each carves (in keep sides²) and its turn (`_square_turn`; None for a part of a joined blob): those carved
-    from the planes as classified and those carved only once each plane's keep-sized blobs are filled to their
-    hulls (for the table's own colours, blobs filling less of their hulls: TABLE_COLOUR_CARVE_SOLIDITY). A keep is
-    convex; a roof face washed out by a flash (of neither a
-    keep's colour nor grey) cuts its colour apart differently on each plane (fresh 6464-030: 7 of 11 amber-yellow
-    keeps on wood carved 0.2-0.5 of a keep and were missed). That face's edge can cut the rest in two across a
-    seam, each part too small or too ragged to fill alone (fresh 6767-006), so seams are bridged first. A keep
-    carved either way keeps the area carved as classified, on which the single/double evidence was fitted (taken
-    filled, five photos of 416 lost a call)."""
+    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, the area each carves (in
+    keep sides²) and its turn (`_square_turn`; None for a part of a joined blob): those carved from the planes as
+    classified and those carved only once each plane's keep-sized blobs are filled to their hulls (for the table's
+    own colours, blobs filling less of their hulls: TABLE_COLOUR_CARVE_SOLIDITY). A keep is convex; a roof face
+    washed out by a flash (of neither a keep's colour nor grey) cuts its colour apart differently on each plane
+    (fresh 6464-030: 7 of 11 amber-yellow keeps on wood carved 0.2-0.5 of a keep and were missed). That face's edge
+    can cut the rest in two across a seam, each part too small or too ragged to fill alone (fresh 6767-006), so
+    seams are bridged first. A keep carved either way keeps the area carved as classified, on which the
+    single/double evidence was fitted (taken filled, five photos of 416 lost a call)."""
     # Keeps are sparse: only the window holding the colour on the lowest body plane is labelled, with a
     # margin of empty pixels so that the opening erodes blobs at its edge as it would in the whole region.
     bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
