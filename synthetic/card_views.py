@@ -30,9 +30,10 @@ def card_view(lens: Lens, rng: np.random.Generator, px_per_mm: float = 4.0) -> t
     pose = CameraPose(lens, cv2.Rodrigues(rotation)[0].ravel(), -rotation @ centre)
     sheet = sheet_image(dpi=px_per_mm * 25.4).astype(np.float32) * 0.85 + 25
     to_mm = sheet_to_table(px_per_mm)
-    plane = lens.matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], pose.tvec])
-    image = cv2.warpPerspective(sheet, plane @ to_mm, (w, h), flags=cv2.INTER_AREA, borderValue=90.0)
-    image = effects.distort(image, lens.matrix, lens.distortion)
+    canvas, canvas_size = effects.pinhole_canvas(lens.matrix, lens.distortion, (w, h))
+    plane = canvas @ np.column_stack([rotation[:, 0], rotation[:, 1], pose.tvec])
+    image = cv2.warpPerspective(sheet, plane @ to_mm, canvas_size, flags=cv2.INTER_AREA, borderValue=90.0)
+    image = effects.distort(image, lens.matrix, lens.distortion, canvas, (w, h))
     image = np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
     return image, pose
 

@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
 
-def distort(image: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) -> np.ndarray:
-    """The image a lens with `distortion` would record, from an ideal pinhole rendering."""
+def pinhole_canvas(matrix: np.ndarray, distortion: np.ndarray,
+                   size: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The camera matrix and image size of a pinhole picture that holds all a lens with `distortion` sees in an
+    image of `size`: barrel distortion draws the photo's edges from beyond the pinhole's frame (a real lens
+    shows more of the table there, never a mirror of it). The canvas is at most twice as wide and high."""
+    if not np.any(distortion):
+        return matrix, size
+    w, h = size
+    edge_x, edge_y = np.linspace(0, w - 1, 65), np.linspace(0, h - 1, 65)
+    border = np.concatenate([np.column_stack([edge_x, np.zeros(65)]), np.column_stack([edge_x, np.full(65, h - 1.0)]),
+                             np.column_stack([np.zeros(65), edge_y]), np.column_stack([np.full(65, w - 1.0), edge_y])])
+    ideal = cv2.undistortPoints(border.reshape(-1, 1, 2), matrix, distortion, P=matrix).reshape(-1, 2)
+    (low_x, low_y), (high_x, high_y) = ideal.min(axis=0), ideal.max(axis=0)
+    left, top = _margin(-low_x, w), _margin(-low_y, h)
+    right, bottom = _margin(high_x - (w - 1), w), _margin(high_y - (h - 1), h)
+    canvas = matrix.astype(np.float64).copy()
+    canvas[0, 2] += left
+    canvas[1, 2] += top
+    return canvas, (w + left + right, h + top + bottom)
+
+
+def _margin(beyond: float, side: int) -> int:
+    """Pixels to add to a side of the frame that the lens sees `beyond` pixels past (2 spare, at most half)."""
+    return int(np.clip(math.ceil(beyond) + 2, 0, side // 2))
+
+
+def distort(image: np.ndarray, matrix: np.ndarray, distortion: np.ndarray, canvas: np.ndarray | None = None,
+            size: tuple[int, int] | None = None) -> np.ndarray:
+    """The image (of `size`, by default the picture's) a lens of `matrix` with `distortion` would record, from an
+    ideal pinhole picture drawn through `canvas` (by default `matrix`; a wider frame from `pinhole_canvas`)."""
     if not np.any(distortion):
         return image
-    h, w = image.shape[:2]
+    w, h = size or image.shape[1::-1]
     xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
     ideal = cv2.undistortPoints(pts, matrix, distortion, P=matrix).reshape(h, w, 2)
-    return cv2.remap(image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    shift = (canvas if canvas is not None else matrix)[:2, 2] - matrix[:2, 2]
+    ideal = (ideal + shift.astype(np.float32)).astype(np.float32)
+    return cv2.remap(image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def vignette(image: np.ndarray, strength: float) -> np.ndarray:

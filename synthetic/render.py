@@ -50,22 +50,18 @@ def scene_meshes(scene: Scene) -> list[meshes.Mesh]:
     return out
 
 
-def _visible_table_bounds(scene: Scene) -> tuple[float, float, float, float]:
-    """The part of the table the camera sees (at most 5 m across), in table millimetres."""
-    w, h = scene.pose.lens.image_size
+def _visible_table_bounds(scene: Scene, matrix: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The part of the table a pinhole camera of `matrix` and image `size` at the scene's pose sees (at most 5 m
+    across), in table millimetres."""
+    w, h = size
     border = np.array([[x, y] for x in np.linspace(0, w, 9) for y in (0, h)]
                       + [[x, y] for y in np.linspace(0, h, 9) for x in (0, w)], dtype=np.float64)
-    ideal = _pinhole_pose(scene).table_point(border)
+    pinhole = CameraPose(Lens(matrix, np.zeros(5), size), scene.pose.rvec, scene.pose.tvec)
+    ideal = pinhole.table_point(border)
     lo, hi = ideal.min(axis=0) - 60, ideal.max(axis=0) + 60
     centre = (lo + hi) / 2
     half = np.minimum((hi - lo) / 2, 2500.0)
     return (*(centre - half), *(centre + half))
-
-
-def _pinhole_pose(scene: Scene) -> CameraPose:
-    """The scene's camera without its lens distortion (the renderer draws through a pinhole first)."""
-    lens = scene.pose.lens
-    return CameraPose(Lens(lens.matrix, np.zeros(5), lens.image_size), scene.pose.rvec, scene.pose.tvec)
 
 
 def _table_albedo(scene: Scene, rng: np.random.Generator, bounds, px_per_mm: float) -> np.ndarray:
@@ -143,7 +139,8 @@ def render(scene: Scene) -> np.ndarray:
     lens = scene.pose.lens
     w, h = lens.image_size
     ss = 2 if w * h <= 2.2e6 else 1
-    matrix = lens.matrix.copy()
+    canvas, (cw, ch) = effects.pinhole_canvas(lens.matrix, lens.distortion, lens.image_size)
+    matrix = canvas.copy()
     matrix[:2] *= ss
     matrix[:2, 2] += (ss - 1) / 2  # pixel centres stay aligned after downsampling
     rotation = cv2.Rodrigues(scene.pose.rvec)[0]
@@ -151,10 +148,10 @@ def render(scene: Scene) -> np.ndarray:
     if scene.srgb:
         piece_meshes = [_linearised_mesh(mesh) for mesh in piece_meshes]
 
-    bounds = _visible_table_bounds(scene)
+    bounds = _visible_table_bounds(scene, canvas, (cw, ch))
     extent = max(bounds[2] - bounds[0], bounds[3] - bounds[1])
     px_per_mm = min(3.0, MAX_TEXTURE_SIDE / extent)
-    size = (w * ss, h * ss)
+    size = (cw * ss, ch * ss)
     # texture pixel → table mm → image pixel
     plane = matrix @ np.column_stack([rotation[:, 0], rotation[:, 1], scene.pose.tvec])
     to_mm = np.array([[1 / px_per_mm, 0, bounds[0]], [0, 1 / px_per_mm, bounds[1]], [0, 0, 1]])
@@ -178,10 +175,10 @@ def render(scene: Scene) -> np.ndarray:
     if scene.second_light is not None:  # light adds up: the scene lit by each lamp alone, summed
         image = image + _lit_by(scene.second_light, piece_meshes, albedo, plane, camera, scale_px_per_mm, foot)
     if ss > 1:
-        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        image = cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA)
 
     fx = scene.effects
-    image = effects.distort(image, lens.matrix, lens.distortion)
+    image = effects.distort(image, lens.matrix, lens.distortion, canvas, (w, h))
     image = effects.vignette(image, fx["vignette"])
     gamma = fx["gamma"] * SRGB_GAMMA / 1.1 if scene.srgb else fx["gamma"]  # sRGB: a power of 1/2.0 to 1/2.5
     image = effects.camera_response(image, fx["exposure"], np.array(fx["white_balance"]), gamma)
