@@ -879,6 +879,32 @@ def test_a_keeps_lean_stops_at_the_next_keep_of_its_colour_in_line():
     assert beside == merged
 
 
+def test_a_lean_cut_short_by_the_next_keep_in_line_is_not_measured_and_the_area_tells_instead():
+    """A double keep far out (a 29 mm gap between a single's lean and a double's) with a single of its colour in
+    the next courtyard ahead: its colour ran into that keep's and its length was cut there, which read as
+    measured said "single" for sure (fresh 10500-030). Cut, the lean is not weighed, and the area it carves
+    (weighed at any gap once the lean is not) tells the double."""
+    from tablesight.vision.castellan.keeps import KeepReading, _blob_extent, decide_doubles
+
+    region = Region(0.0, 0.0, 200.0, 100.0, 2.0)
+    labels = np.zeros(region.size[::-1], np.int32)
+    a, b = region.to_pixels(np.array([[40 - DIMS.keep_side / 2, 40.0], [140, 60.0]])).astype(int)
+    labels[a[1]:b[1], a[0]:b[0]] = 1
+    u, near, ahead = np.array([1.0, 0.0]), np.array([40.0, 50.0]), np.array([90.0, 50.0])
+    # The lane ends (mm along the lean from the keep) at the next keep's base.
+    assert _blob_extent(labels, region, near, u, [ahead], DIMS.keep_side).lane_ahead == 50 - DIMS.keep_side / 2
+    assert _blob_extent(labels, region, near, u).lane_ahead == np.inf
+
+    def keep(x, area, lean=None, cut=False):
+        return KeepReading("green", x, 0.0, False, False, None, lean, 29.0, area_share=area, lean_cut=cut)
+
+    singles = [keep(60.0 * i, 1.6, lean=0.0) for i in range(1, 4)]
+    as_measured = decide_doubles([keep(0.0, 2.7, lean=0.23), *singles])
+    assert not any(k.double for k in as_measured)
+    cut = decide_doubles([keep(0.0, 2.7, cut=True), *singles])
+    assert [k.double for k in cut] == [True, False, False, False]
+
+
 def test_a_keep_behind_whose_colour_stays_apart_does_not_cut_a_double_keeps_lean():
     """A double keep at high tilt is carved up to a span beyond its base; a keep of its colour behind it
     (towards the camera), its colour apart, once cut the lean at the carved centre less half a side, and

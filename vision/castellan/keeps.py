@@ -89,7 +89,7 @@ LEAN_SPREAD_BETWEEN_COLOURS_MM = 2.3
 # single–double lean gap (mm) more (fitted to 1,830 keeps of six sets; on 2,200 more of the samples and six fresh
 # sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at 10–14, 0.7 at 14–20). Weighed only where that
 # gap is under AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would
-# count twice.
+# count twice — unless the lean was not measured (`KeepReading.lean_cut`).
 AREA_GAIN = (0.09, 0.03)
 AREA_MAX_SPAN_MM = 20.0
 # Each colour's plastic is told from the table with its own margin (a dark blue's shaded sides fall out of its
@@ -143,6 +143,9 @@ class KeepReading:
     # Not told by its colour as keeps are, but read where the castle needs a keep (a colour the table has, a
     # patch standing out in an unclaimed courtyard): it may be the table's own pattern. Check it.
     inferred: bool = False
+    # A keep of its colour stands in line ahead, nearer than a double's colour would reach: its colour runs into
+    # that keep's, so its length along the lean was cut short and is not measured (`_with_height`).
+    lean_cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -419,6 +422,12 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
     if across_seam is not None and (across_seam.along - extent.along <= span + LANE_SLACK_MM
                                     or _cut_apart_at(labels, region, centre)):
         extent = across_seam
+    if extent.lane_ahead < reach_double + LANE_SLACK_MM:
+        # The colour ran into a keep of its colour in line ahead, short of where a double's would end: its length
+        # was cut there whatever this keep's height, and read as measured it said "single" for sure (fresh
+        # 10500-030: a double at 39.7° beside a single in the next courtyard, 0.23 of a double's lean).
+        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None, None, span,
+                           lean_direction=(float(u[0]), float(u[1])), lean_cut=True)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent.along - profile.dimensions.keep_side / 2
@@ -495,14 +504,14 @@ def _without_shared_lean(keeps: list[KeepReading]) -> list[KeepReading]:
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
     """Log-likelihood ratio double : single of the area each keep carves (see AREA_GAIN), for the keeps whose
-    single–double lean gap is under AREA_MAX_SPAN_MM, against a single's area where it stands
-    (`_shrunk_centre`). Keeps whose area was not measured, or read where the castle needs one
+    single–double lean gap is under AREA_MAX_SPAN_MM or whose lean was cut short, against a single's area where
+    it stands (`_shrunk_centre`). Keeps whose area was not measured, or read where the castle needs one
     (`inferred`), are neither weighed nor a reference."""
     seen = [math.log(max(k.area_share, 1e-3)) if k.area_share is not None and not k.inferred else None
             for k in keeps]
     evidence = {}
     for i, keep in enumerate(keeps):
-        if seen[i] is None or keep.lean_span_mm >= AREA_MAX_SPAN_MM:
+        if seen[i] is None or (keep.lean_span_mm >= AREA_MAX_SPAN_MM and not keep.lean_cut):
             continue
         single = _shrunk_centre(*_around(seen, keeps, i), AREA_SPREAD_IN_COLOUR, AREA_SPREAD_BETWEEN_COLOURS)
         if single is None:
@@ -656,6 +665,7 @@ class BlobExtent:
     along: float  # its outermost 2 % either side (stray pixels) left out
     length: float | None  # along, and width across, in full, once specks and one-pixel spurs are opened away
     width: float | None
+    lane_ahead: float = math.inf  # where another keep's colour, joined to it, takes over ahead (`_lean_lane`)
 
 
 def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray,
@@ -685,10 +695,10 @@ def _blob_extent(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.n
         return None
     opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     length, width = _blob_coordinates(opened, (x0, y0), region, centre, u, lane)
+    spread = float(np.percentile(along, 98) - np.percentile(along, 2))
     if not length.size:
-        return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), None, None)
-    return BlobExtent(float(np.percentile(along, 98) - np.percentile(along, 2)), float(np.ptp(length)),
-                      float(np.ptp(width)))
+        return BlobExtent(spread, None, None, lane[1])
+    return BlobExtent(spread, float(np.ptp(length)), float(np.ptp(width)), lane[1])
 
 
 def _labels_around(labels: np.ndarray, cx: int, cy: int) -> np.ndarray:
