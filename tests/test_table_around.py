@@ -49,10 +49,12 @@ def test_a_plain_table_with_nothing_on_it_has_no_steps():
     assert found.mean() < 0.001
 
 
-def test_the_look_taking_steps_from_the_table_around_is_tried_last_and_where_no_castle_was_seen():
-    look = LOOKS[-1]
-    assert look.local_steps and look.sees_more_grey
-    # It takes broad shade for plastic too: a reading through it must break fewer rules, not merely warn less.
+def test_the_looks_taking_steps_from_the_table_around_are_tried_last_and_where_no_castle_was_seen():
+    steps = LOOKS[-2:]  # as the other looks carve, and from higher up (only the pieces' tops step out)
+    assert all(look.local_steps and look.sees_more_grey for look in steps)
+    assert steps[1].lower_shares[0] > steps[0].lower_shares[0]
+    # They take broad shade for plastic too: a reading through them must break fewer rules, not merely warn less.
     # So must the looks taking deep shade for plastic (a wall's cast shadow near nadir); the others win ties.
-    assert not look.wins_ties
-    assert all(other.wins_ties != other.deep_shade_is_plastic for other in LOOKS[:-1])
+    assert not any(look.wins_ties for look in steps)
+    assert all(other.wins_ties != other.deep_shade_is_plastic for other in LOOKS[:-2])
+    assert not any(other.local_steps for other in LOOKS[:-2])
