@@ -30,8 +30,9 @@ def pinhole_canvas(matrix: np.ndarray, distortion: np.ndarray,
 
 
 def _margin(beyond: float, side: int) -> int:
-    """Pixels to add to a side of the frame that the lens sees `beyond` pixels past (2 spare, at most half)."""
-    return int(np.clip(math.ceil(beyond) + 2, 0, side // 2))
+    """Pixels to add to a side of the frame that the lens sees `beyond` pixels past (2 spare, at most half); none
+    where it sees nothing past it (a pincushion lens: its picture is drawn as before, texture and all)."""
+    return 0 if beyond <= 0 else int(min(math.ceil(beyond) + 2, side // 2))
 
 
 def distort(image: np.ndarray, matrix: np.ndarray, distortion: np.ndarray, canvas: np.ndarray | None = None,
