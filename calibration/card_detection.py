@@ -555,7 +555,7 @@ def _distortion_from_card(lens: Lens, table: np.ndarray, pixels: np.ndarray, fix
     if len(table) < 20:
         return lens
     fitted = _card_lens_fit(lens, table, pixels, fix_focal)
-    if fitted is None or not PLAUSIBLE_K1[0] <= fitted.distortion[0] <= PLAUSIBLE_K1[1]:
+    if fitted is None or not _plausible_k1(fitted):
         return lens  # a k1 no camera of the game has
     unfolding = _unfolding_k1(fitted)
     if fitted.distortion[0] < unfolding:
@@ -582,14 +582,17 @@ def _focal_freed(default: Lens, table: np.ndarray, pixels: np.ndarray) -> tuple[
     closer: then the default cannot be the focal length, even where the card is seen from 9-12° (fresh 6767-019,
     6868-012: within 1 % of the true focal length and 0.01 of k1, the points 4-5 times closer)."""
     freed = _card_lens_fit(default, table, pixels, fix_focal=False)
-    if freed is None or not PLAUSIBLE_K1[0] <= freed.distortion[0] <= PLAUSIBLE_K1[1] \
-            or freed.distortion[0] < _unfolding_k1(freed) or not plausible_focal(float(freed.matrix[0, 0]),
-                                                                                 default.image_size):
+    if freed is None or not _plausible_k1(freed) or freed.distortion[0] < _unfolding_k1(freed) \
+            or not plausible_focal(float(freed.matrix[0, 0]), default.image_size):
         return default, "default"
-    if FREED_FOCAL_GAIN * _reprojection_px(solve_pose(freed, table, pixels), table, pixels) > _reprojection_px(
-            solve_pose(default, table, pixels), table, pixels):
-        return default, "default"
-    return freed, "card"
+    def misfit(lens: Lens) -> float:
+        return _reprojection_px(solve_pose(lens, table, pixels), table, pixels)
+    return (freed, "card") if FREED_FOCAL_GAIN * misfit(freed) <= misfit(default) else (default, "default")
+
+
+def _plausible_k1(lens: Lens) -> bool:
+    """Whether the lens's k1 is one a phone or webcam has (PLAUSIBLE_K1)."""
+    return PLAUSIBLE_K1[0] <= lens.distortion[0] <= PLAUSIBLE_K1[1]
 
 
 def _reprojection_px(pose: CameraPose, table: np.ndarray, pixels: np.ndarray) -> float:

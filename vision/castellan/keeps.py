@@ -406,17 +406,20 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
     beside the keep — unless the colour is cut apart at the keep's centre, its blob there only a piece of it
     (x10200-027: a washed-out roof face, a single measured leaning -1.4 of a double's gap and read double).
     `others`: the centres of the colour's other keeps, whose colour may run into this one's along its lean."""
+    def keep(top: float | None = None, *measured, **flags) -> KeepReading:  # single until `decide_doubles`
+        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, top, *measured, **flags)
+
     u = _lean_direction(view, centre)
     single, double = profile.keep_height, 2 * profile.keep_height
     if u is None:
-        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+        return keep()
     reach_single = _top_reach(view, centre, u, single, profile)
     reach_double = _top_reach(view, centre, u, double, profile)
     if reach_double - reach_single < MIN_LEAN_DIFFERENCE_MM:
-        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+        return keep()
     extent = _blob_extent(labels, region, centre, u, others, profile.dimensions.keep_side)
     if extent is None:
-        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None)
+        return keep()
     span = reach_double - reach_single
     across_seam = _blob_extent(bridged, region, centre, u, others, profile.dimensions.keep_side)
     if across_seam is not None and (across_seam.along - extent.along <= span + LANE_SLACK_MM
@@ -426,8 +429,7 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
         # The colour ran into a keep of its colour in line ahead, short of where a double's would end: its length
         # was cut there whatever this keep's height, and read as measured it said "single" for sure (fresh
         # 10500-030: a double at 39.7° beside a single in the next courtyard, 0.23 of a double's lean).
-        return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, None, None, span,
-                           lean_direction=(float(u[0]), float(u[1])), lean_cut=True)
+        return keep(None, None, span, lean_direction=(float(u[0]), float(u[1])), lean_cut=True)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent.along - profile.dimensions.keep_side / 2
@@ -441,8 +443,7 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
         width_span = slope * (body_double - body_single)
         width_share = (extent.length - extent.width - offset - slope * body_single) / width_span
     # Measured only: `decide_doubles` weighs this against the other keeps of the colour.
-    return KeepReading(colour, float(centre[0]), float(centre[1]), False, False, float(top), share, span,
-                       width_share, width_span, (float(u[0]), float(u[1])))
+    return keep(float(top), share, span, width_share, width_span, (float(u[0]), float(u[1])))
 
 
 def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = ()) -> list[KeepReading]:
