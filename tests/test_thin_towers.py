@@ -1,15 +1,23 @@
 """Thin towers between two short walls in line: a long wall's middle, fattened (`thin_towers`)."""
 
+import cv2
+import numpy as np
+import pytest
+
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.box_limits import run_joined
 from tablesight.vision.castellan.thin_towers import (
+    MIN_WIDENING_SHARE,
+    NARROW_SHARE,
     OFF_CENTRE_MM,
     OFF_CENTRE_SHARE,
     THIN_SHARE,
+    CarvedTowers,
     thin_towers_in_runs,
 )
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.towers import TowerReading, distance_map, widening_over_walls
 from tablesight.vision.castellan.walls import WallReading
+from tablesight.vision.table_view import Region
 
 SPAN = DIMS.centre_spacing("short")
 RADIUS = 14.0  # how wide this photo's towers read
@@ -83,3 +91,39 @@ def test_the_run_joined_is_one_long_wall_between_the_towers_beyond():
     (long_wall,) = [w for w in joined_walls if w.kind == "long"]
     ends = {joined_towers[long_wall.start].position, joined_towers[long_wall.end].position}
     assert ends == {(0.0, 0.0), (2 * SPAN, 0.0)}
+
+
+def _carved(towers: list[TowerReading], walls: list[WallReading], wall_half_width: float) -> CarvedTowers:
+    """The footprint the towers' radii were measured in: a disc of each tower's radius, each wall a band
+    `wall_half_width` either side of its line (2 px per mm)."""
+    region = Region(-40.0, -40.0, 2 * SPAN + 40.0, SPAN + 40.0, 2.0)
+    solid = np.zeros(region.size[::-1], np.uint8)
+    for t in towers:
+        cv2.circle(solid, tuple(int(v) for v in region.to_pixels(t.position)), int(t.radius_mm * 2), 1, -1)
+    for w in walls:
+        a, b = (tuple(int(v) for v in region.to_pixels(towers[n].position)) for n in (w.start, w.end))
+        cv2.line(solid, a, b, 1, int(2 * wall_half_width * 2))
+    return CarvedTowers(solid > 0, region, DIMS)
+
+
+def test_a_thinner_tower_hardly_wider_than_its_walls_at_their_widest_is_a_wall_fattened_all_along():
+    """Fattened all along (a keep's shade beside it), a long wall clears `find_towers`' ring test at its widest
+    point; a tower, however thin it reads, widens the footprint well beyond its walls."""
+    towers, walls = _castle(middle_radius=(NARROW_SHARE - 0.05) * RADIUS)
+    fattened = towers[1].radius_mm - 0.5 * MIN_WIDENING_SHARE * DIMS.tower_radius
+    assert thin_towers_in_runs(towers, walls, _carved(towers, walls, fattened)) == [(1, (0, 1))]
+    assert thin_towers_in_runs(towers, walls, _carved(towers, walls, DIMS.wall_thickness / 2)) == []
+    assert thin_towers_in_runs(towers, walls) == []  # without the footprint, only its radius and place tell
+
+
+def test_a_tower_as_wide_as_the_others_stays_however_fat_its_walls():
+    towers, walls = _castle(middle_radius=RADIUS)
+    assert thin_towers_in_runs(towers, walls, _carved(towers, walls, RADIUS - 0.5)) == []
+
+
+def test_the_widening_is_the_towers_radius_over_its_walls_widest_clear_of_the_towers():
+    towers, walls = _castle(middle_radius=RADIUS)
+    carved = _carved(towers, walls, 5.0)
+    dist = distance_map(carved.solid, carved.region)
+    ends = [np.asarray(towers[0].position, float), np.asarray(towers[2].position, float)]
+    assert widening_over_walls(dist, carved.region, DIMS, towers[1], ends) == pytest.approx(RADIUS - 5.0, abs=0.6)

@@ -62,6 +62,7 @@ from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
     THIN_SHARE,
+    CarvedTowers,
     median_seen_radius,
     off_centre_mm,
     thin_towers_in_runs,
@@ -497,6 +498,7 @@ class CastellanReader:
             tops = reading.look.carve_heights(p.tower_height, TOWER_TOP_SHARE)
             tower_solid = carve(view, classes.grey, tops, region) & ~card
             reading.towers = find_towers(tower_solid, region, p.dimensions, lean_removed)
+            reading.tower_solid = tower_solid
         with _timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p, keep_colours_of_the_table(view, reading.look))
         with _timed(timings, "walls"):
@@ -764,9 +766,11 @@ class CastellanReader:
         if reading.board is None or reading.classes is None or not _pose_known(reading):
             return
         hidden, median = keep_coloured(reading.classes), median_seen_radius(reading.towers)
+        carved = None if reading.tower_solid is None else \
+            CarvedTowers(reading.tower_solid, reading.region, self.profile.dimensions)
         standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls
         while True:
-            candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls)
+            candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls, carved)
                           if reading.towers[c[0]].position not in standing]
             if not candidates:
                 break

@@ -36,6 +36,7 @@ class PhotoReading:
     raw_classes: PixelClasses | None = None  # the same, of the photo as taken (for other looks to reuse)
     planes: KeepPlanes | None = None  # the keeps' carved planes (what they hide), for steps after the look is kept
     wall_solid: np.ndarray | None = None  # the walls' carved footprint on the reading's region, likewise
+    tower_solid: np.ndarray | None = None  # the footprint carved at the towers' tops, where they were found
     look: Look | None = None  # how its colours were seen
     table_keep_colours: tuple[str, ...] = ()  # the keep colours the table has (a keep of one may hide on it)
     # The lens's colour fringes as measured on the card (taken out only where worth it); None if not measured.

@@ -8,7 +8,8 @@ between two short walls in line whose radius is far below the photo's own towers
 median) is taken for the long wall's middle — unless the photo shows a tower's top standing above the
 walls there (`towers_in_long_walls.height_step`), which a wall's middle never does. A tower a little less
 thin but well off its run's middle is taken for a wall's middle too: two short walls are one span each, so a
-tower stands in their middle, while a widening may fall anywhere along the wall.
+tower stands in their middle, while a widening may fall anywhere along the wall. And a tower a little thinner
+that is hardly wider than its own two walls at their widest is a wall fattened all along, widest at its middle.
 
 Measured over 736 photos (samples and twenty-two generated sets, session 42, each photo's kept reading):
 of the towers between two short walls in line, those under 0.65 of the photo's median radius were a
@@ -18,11 +19,15 @@ outnumber long walls' middles nine to one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.box_limits import towers_between_short_walls
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.towers import TowerReading, distance_map, widening_over_walls
 from tablesight.vision.castellan.walls import WallReading, far_end
+from tablesight.vision.table_view import Region
 
 THIN_SHARE = 0.65  # a tower this much narrower than the photo's median tower is a wall's middle
 # A tower between two short walls in line stands in their run's middle: both are a short span, to a hand-built
@@ -36,21 +41,53 @@ THIN_SHARE = 0.65  # a tower this much narrower than the photo's median tower is
 # sideways unread, so between two walls only) taken for a wall's middle in a reading wrong either way.
 OFF_CENTRE_SHARE = 0.75
 OFF_CENTRE_MM = 4.5
+# A tower a little thinner than the photo's others that is hardly wider than the widest stretch of its own two
+# walls (`towers.widening_over_walls`): a wall fattened all along (a keep's shade beside it, its own dark face)
+# clears `find_towers`' ring test at its widest point. Of the 228 towers read between two short walls in line, both
+# held, over 320 photos (samples and nine generated sets, session 72, each photo's kept reading), 9 were a long
+# wall's middle; the 6 of them under 0.85 of the photo's median radius were all under 0.8 and 0.5-2.4 mm wider than
+# their walls' widest. Of the real towers under 0.8 none was less than 1.95 mm wider (then 2.1, 2.8, 2.9, ...);
+# from 0.8 to 0.85 one was only 1.4 mm wider (fresh 6464-003). Taken as a wall's middle here: 4 of the 9, no real
+# tower (10600-027 and 6565-026 exact then, the others wrong either way).
+NARROW_SHARE = 0.8
+MIN_WIDENING_SHARE = 0.15  # of the profile's tower radius (1.8 mm in the nominal set)
 MIN_TOWERS_SEEN = 4  # fewer towers seen (not inferred, not read by height) make no median to go by
 
 
-def thin_towers_in_runs(towers: list[TowerReading], walls: list[WallReading]) -> list[tuple[int, tuple[int, int]]]:
+@dataclass(frozen=True)
+class CarvedTowers:
+    """The footprint carved at the towers' tops, in which their radii were measured."""
+
+    solid: np.ndarray
+    region: Region
+    dims: PieceDimensions
+
+
+def thin_towers_in_runs(towers: list[TowerReading], walls: list[WallReading], carved: CarvedTowers | None = None
+                        ) -> list[tuple[int, tuple[int, int]]]:
     """The towers between two short walls in line, both reaching a tower beyond, far thinner than the photo's
     towers seen in the footprint (THIN_SHARE), or thinner and off their run's middle (OFF_CENTRE_SHARE,
-    OFF_CENTRE_MM), each with its two walls; the thinnest first."""
+    OFF_CENTRE_MM), or, given the `carved` footprint, thinner and hardly wider than their walls' widest
+    (NARROW_SHARE, MIN_WIDENING_SHARE), each with its two walls; the thinnest first."""
     if sum(t.footprint_seen for t in towers) < MIN_TOWERS_SEEN:
         return []
     median = median_seen_radius(towers)
+    dist = None
+
+    def hardly_wider(i: int, pair: tuple[int, int]) -> bool:
+        nonlocal dist
+        if carved is None or towers[i].radius_mm >= NARROW_SHARE * median:
+            return False
+        dist = distance_map(carved.solid, carved.region) if dist is None else dist
+        ends = [far_end(walls[n], i, towers) for n in pair]
+        widening = widening_over_walls(dist, carved.region, carved.dims, towers[i], ends)
+        return widening < MIN_WIDENING_SHARE * carved.dims.tower_radius
 
     def wall_middle(i: int, pair: tuple[int, int]) -> bool:
         radius = towers[i].radius_mm
         return radius < THIN_SHARE * median or (radius < OFF_CENTRE_SHARE * median
-                                                and off_centre_mm(towers, walls, i, pair) > OFF_CENTRE_MM)
+                                                and off_centre_mm(towers, walls, i, pair) > OFF_CENTRE_MM) \
+            or hardly_wider(i, pair)
 
     found = [(i, pair) for i, pair in towers_between_short_walls(towers, walls, both_held=True)
              if towers[i].footprint_seen and wall_middle(i, pair)]

@@ -25,6 +25,7 @@ MIN_PROMINENCE_SHARE = 0.25
 RING_SHARE = 1.5
 OPEN_END_PROMINENCE = 0.1  # the prominence asked of a tower where an open wall ends (share of its radius)
 OPEN_END_REACH_MM = 6.0  # its centre within this of where the wall's socket puts it
+WALL_SEARCH_MM = 1.0  # a wall's widest is sought this far beyond its half-thickness either side of its line
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class TowerReading:
         return not self.inferred and not self.in_run
 
 
-def wall_half_width(mask: np.ndarray, dist: np.ndarray) -> float:
+def wall_half_width(dist: np.ndarray) -> float:
     """Median distance-to-background along the medial axis (mm): the walls' half-width in this photo.
     The medial axis is taken as the distance map's ridge (no neighbour farther from the background),
     which is what a skeleton's values are, at a fraction of the cost."""
@@ -100,15 +101,46 @@ def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions
     return found
 
 
+def widening_over_walls(dist: np.ndarray, region: Region, dims: PieceDimensions, tower: TowerReading,
+                        ends: list[np.ndarray]) -> float:
+    """How far (mm) a tower's inscribed radius clears the widest its walls' footprint gets on their way to
+    `ends` (each wall's far end), the stretches within a ring of the towers at both ends left out: `dist`
+    is the footprint's `distance_map`, where the tower's radius was measured. `find_towers` asks the
+    widening of the ring around a tower only; a wall fattened all along (its shade, a keep's strand beside
+    it) is as wide elsewhere as at a false tower."""
+    here, widest = np.asarray(tower.position, float), 0.0
+    ring, across = RING_SHARE * dims.tower_radius, dims.wall_thickness / 2 + WALL_SEARCH_MM
+    for end in ends:
+        run = np.asarray(end, float) - here
+        length = float(np.linalg.norm(run))
+        if length <= 2 * ring:
+            continue
+        u = run / length
+        grid = np.stack(np.meshgrid(np.arange(ring, length - ring, 1.0), np.arange(-across, across + 0.5, 0.5),
+                                    indexing="ij"), axis=-1)
+        points = here + grid[..., :1] * u + grid[..., 1:] * np.array([-u[1], u[0]])
+        px = np.floor(region.to_pixels(points.reshape(-1, 2))).astype(int)  # pixel i spans [i, i + 1)
+        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < dist.shape[1]) & (px[:, 1] < dist.shape[0])
+        if inside.any():
+            widest = max(widest, float(dist[px[inside, 1], px[inside, 0]].max()))
+    return tower.radius_mm - widest
+
+
+def distance_map(solid: np.ndarray, region: Region) -> np.ndarray:
+    """How far (mm) each pixel of a carved footprint lies from the nearest background, once the footprint's
+    pinholes are closed."""
+    mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
+
+
 def _widths(solid: np.ndarray, region: Region, dims: PieceDimensions) -> tuple[np.ndarray, float]:
     """The solid's distance map (mm to the nearest background) and the inscribed radius a tower must
     reach in this photo."""
-    mask = cv2.morphologyEx(solid.astype(np.uint8), cv2.MORPH_CLOSE,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / region.px_per_mm
+    dist = distance_map(solid, region)
     radius = dims.tower_radius
     # Capped: with hardly any walls (early in a game) the medial axis is mostly the towers' own.
-    bar = min(max(WIDER_THAN_WALLS * wall_half_width(mask, dist), MIN_RADIUS_SHARE * radius),
+    bar = min(max(WIDER_THAN_WALLS * wall_half_width(dist), MIN_RADIUS_SHARE * radius),
               MAX_RADIUS_SHARE * radius)
     return dist, bar
 
