@@ -44,7 +44,7 @@ OFF_CENTRE_MM = 4.5
 # A tower a little thinner than the photo's others that is hardly wider than the widest stretch of its own two
 # walls (`towers.widening_over_walls`): a wall fattened all along (a keep's shade beside it, its own dark face)
 # clears `find_towers`' ring test at its widest point. Of the 228 towers read between two short walls in line, both
-# held, over 320 photos (samples and nine generated sets, session 72, each photo's kept reading), 9 were a long
+# held, over 352 photos (samples and nine generated sets, session 72, each photo's kept reading), 9 were a long
 # wall's middle; the 6 of them under 0.85 of the photo's median radius were all under 0.8 and 0.5-2.4 mm wider than
 # their walls' widest. Of the real towers under 0.8 none was less than 1.95 mm wider (then 2.1, 2.8, 2.9, ...);
 # from 0.8 to 0.85 one was only 1.4 mm wider (fresh 6464-003). Taken as a wall's middle here: 4 of the 9, no real
@@ -85,9 +85,11 @@ def thin_towers_in_runs(towers: list[TowerReading], walls: list[WallReading], ca
 
     def wall_middle(i: int, pair: tuple[int, int]) -> bool:
         radius = towers[i].radius_mm
-        return radius < THIN_SHARE * median or (radius < OFF_CENTRE_SHARE * median
-                                                and off_centre_mm(towers, walls, i, pair) > OFF_CENTRE_MM) \
-            or hardly_wider(i, pair)
+        if radius < THIN_SHARE * median:
+            return True
+        if radius < OFF_CENTRE_SHARE * median and off_centre_mm(towers, walls, i, pair) > OFF_CENTRE_MM:
+            return True
+        return hardly_wider(i, pair)
 
     found = [(i, pair) for i, pair in towers_between_short_walls(towers, walls, both_held=True)
              if towers[i].footprint_seen and wall_middle(i, pair)]
