@@ -371,3 +371,17 @@ def test_a_keep_found_breaking_a_checks_pattern_takes_its_own_colour_not_the_tab
     counts, right, matched = compare(_truth(SAMPLES / "photo-042.jpg"), reading.board)
     assert right == matched == 21
     assert any(note.startswith("a red keep at (-408, 833) mm") for note in reading.notes)
+
+
+def test_a_long_wall_fattened_all_along_beside_a_double_keep_is_no_tower_and_two_short_walls():
+    """Fresh 10600-027 (15° tilt, a cloth): a long wall beside a green double keep, fattened all along by the keep's
+    shade, widened at its widest point enough to pass the ring test a tower must pass; the run read as a tower and
+    two short walls, as legal as the long wall, and the wrong scores were trusted. The tower, 0.69 of the castle's
+    towers across, is hardly wider than its own two walls at their widest (`thin_towers`, session 72): read as
+    one long wall, the scores come out right."""
+    photo = HERE / "data" / "long-wall-fattened-beside-a-double-keep.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert counts["tower"]["fp"] == 0 and counts["short"]["fp"] == 0 and counts["long"]["fn"] == 0
+    assert any("read as the middle of one long wall" in note for note in reading.notes)
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert score_board(reading.board).to_dict()["scores"] == truth["report"]["scores"]
