@@ -119,10 +119,7 @@ def widening_over_walls(dist: np.ndarray, region: Region, dims: PieceDimensions,
         grid = np.stack(np.meshgrid(np.arange(ring, length - ring, 1.0), np.arange(-across, across + 0.5, 0.5),
                                     indexing="ij"), axis=-1)
         points = here + grid[..., :1] * u + grid[..., 1:] * np.array([-u[1], u[0]])
-        px = np.floor(region.to_pixels(points.reshape(-1, 2))).astype(int)  # pixel i spans [i, i + 1)
-        inside = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < dist.shape[1]) & (px[:, 1] < dist.shape[0])
-        if inside.any():
-            widest = max(widest, float(dist[px[inside, 1], px[inside, 0]].max()))
+        widest = max(widest, float(region.sample(dist, points).max()))  # beyond the region: no footprint, 0
     return tower.radius_mm - widest
 
 
