@@ -69,6 +69,11 @@ MIN_APART_KEEP_MM2 = 200.0
 # Grey plastic is told from a tinted table by its chromaticity averaged over a patch this wide: narrower than a
 # wall's top (10 mm), wider than a camera's colour noise (`blurred_chromaticity`).
 TINT_BLUR_MM = 4.0
+# Grey blurred into a strongly coloured table (`grey_mixed_into_the_table`): under this share of the least saturated
+# table colour within the reach, this far clear of grey seen whole (its blurred rim) and of keeps' colours.
+MIXED_GREY_SHARE, MIXED_REACH_MM, MIXED_CLEAR_PX = 0.4, 6.0, 2
+MIXED_MIN_MM2 = 20.0  # its parts smaller than this are specks, not a wall's stretch
+MIXED_ONE_HUE = 0.9  # the table's hues within the reach agree this well (mean resultant length; ~25° spread)
 RIM_MM = 4.0  # a wall's edge blends into the table (blur, JPEG, a phone's sharpening haloes) this far
 MIN_BLOB_SHARE_IN_BOTH = 0.5  # a keep-coloured blob is one in the plastic's own balance too if half of it is
 
@@ -145,6 +150,63 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                                             keep_colours_of_the_table(view, look))
     classes = PixelClasses(grey, keep_masks_here)
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses) -> np.ndarray:
+    """The grey of `classes` (the view's, through `look`) and grey blurred into a strongly coloured table: a thin
+    wall whose colour a phone's chroma smoothing mixed with the table's beside it stays well under that table's
+    saturation, though over MAX_GREY_SATURATION (fresh 10700-018: open long walls on orange wood at 0.2–0.3
+    against the table's 0.82, lost). Not the rim of grey seen whole, nor a keep's outline (a blue keep blurred
+    into orange wood is as grey): those would fatten walls and keeps. A uint8 mask (255 = grey)."""
+    image = view.image
+    feats = _features(view, image, (0, 0, image.shape[1], image.shape[0]), _ink_level(view, look))
+    table = table_seen_by(view, look)
+    table_like = table.likelihood(feats)
+    if look.shadows_are_table:
+        table_like = np.maximum(table_like, table.hue_likelihood(feats, shaded=True))
+    mixed = mixed_with_the_table(feats, table_like, view.card.mm_per_pixel())
+    seen = classes.grey > 0
+    keeps = np.any([m > 0 for m in classes.keeps.values()], axis=0) if classes.keeps else np.zeros_like(seen)
+    mixed &= ~_near(_wide(seen, MIXED_CLEAR_PX) | keeps, MIXED_CLEAR_PX)
+    # Closed as the grey by colour is (a thin wall's mixed core comes in dashes), on its own: closed with the grey
+    # seen, an open wall's end joined a pattern's border (sample 010: read on along it, long).
+    mm_per_pixel = view.card.mm_per_pixel()
+    mixed = _closed(mixed.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    # Specks of it at a wall's end (a stripe's border's blend) are no wall: a stretch of one is some mm² at least.
+    mixed = mixed > 0
+    mixed = parts_holding(mixed, mixed, math.ceil(MIXED_MIN_MM2 / mm_per_pixel ** 2))
+    return (mixed | seen).astype(np.uint8) * 255
+
+
+def mixed_with_the_table(feats: ColourFeatures, table_like: np.ndarray, mm_per_pixel: float) -> np.ndarray:
+    """Pixels under MIXED_GREY_SHARE of the least saturated table colour within MIXED_REACH_MM (a pale stripe's
+    border with a green one is such a mix too), of a colour unlike the table's, with table that near, all of it
+    of one hue: where two of a pattern's colours of far apart hues meet (magenta and green stripes), their blend
+    is as grey (sample 010: open short walls run on along a stripe's border, read long)."""
+    table = table_like >= GREY_TABLE_LIKENESS
+    size = 2 * int(round(MIXED_REACH_MM / mm_per_pixel)) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    least = cv2.erode(np.where(table, feats.saturation, 1.0).astype(np.float32), kernel)
+    near = table & (feats.saturation * MIXED_GREY_SHARE > MAX_GREY_SATURATION * 0.5)
+    weight = cv2.blur(near.astype(np.float32), (size, size))
+    angle = feats.hue.astype(np.float32) * np.float32(np.pi / 90.0)  # OpenCV hue 0–180 around the circle
+    cos = cv2.blur(np.where(near, np.cos(angle), 0).astype(np.float32), (size, size))
+    sin = cv2.blur(np.where(near, np.sin(angle), 0).astype(np.float32), (size, size))
+    one_hue = np.hypot(cos, sin) > MIXED_ONE_HUE * weight
+    return (one_hue & (weight > 0) & ~table & (feats.saturation < MIXED_GREY_SHARE * least)
+            & (feats.value > MIN_GREY_VALUE))
+
+
+def _wide(mask: np.ndarray, reach_px: int) -> np.ndarray:
+    """The parts of a mask more than 2 × reach_px + 1 pixels across."""
+    size = 2 * reach_px + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel) > 0
+
+
+def _near(mask: np.ndarray, reach_px: int) -> np.ndarray:
+    size = 2 * reach_px + 1
+    return cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
 
 
 def _features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int],

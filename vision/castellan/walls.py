@@ -443,6 +443,21 @@ def open_walls_at_free_sockets(walls: list[WallReading], again: list[WallReading
     return [w for w in again if w.end is None and not _socket_held(w, walls, towers)]
 
 
+def open_walls_grown_long(walls: list[WallReading], again: list[WallReading],
+                          towers: list[TowerReading]) -> list[tuple[int, WallReading]]:
+    """The open short walls of `walls` that `again` reads as open long walls from the same socket, each with
+    its index in `walls` and the long wall that replaces it."""
+    grown = []
+    for i, wall in enumerate(walls):
+        if wall.kind != "short" or wall.end is not None:
+            continue
+        longer = [w for w in again if w.kind == "long" and w.end is None and w.start == wall.start
+                  and _socket_held(w, [wall], towers)]
+        if longer:
+            grown.append((i, longer[0]))
+    return grown
+
+
 def _socket_held(open_wall: WallReading, walls: list[WallReading], towers: list[TowerReading]) -> bool:
     """Whether a wall of `walls` leaves the open wall's tower within about 30° of its direction
     (SAME_SOCKET_COSINE): the socket it leaves by is taken."""
