@@ -72,6 +72,9 @@ TINT_BLUR_MM = 4.0
 # Grey blurred into a strongly coloured table (`grey_mixed_into_the_table`): under this share of the least saturated
 # table colour within the reach, this far clear of grey seen whole (its blurred rim) and of keeps' colours.
 MIXED_GREY_SHARE, MIXED_REACH_MM, MIXED_CLEAR_PX = 0.4, 6.0, 2
+# Only a photo part this saturated (as taken) over this share of it can hold such grey (MAX_GREY_SATURATION /
+# MIXED_GREY_SHARE = 0.5 in card units; a colour cast moves it a little).
+STRONG_COLOUR = (0.4, 0.1)
 MIXED_MIN_MM2 = 20.0  # its parts smaller than this are specks, not a wall's stretch
 MIXED_ONE_HUE = 0.9  # the table's hues within the reach agree this well (mean resultant length; ~25° spread)
 RIM_MM = 4.0  # a wall's edge blends into the table (blur, JPEG, a phone's sharpening haloes) this far
@@ -152,30 +155,60 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     return classes if window is None else _placed(classes, window, source.shape[:2])
 
 
-def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses) -> np.ndarray:
-    """The grey of `classes` (the view's, through `look`) and grey blurred into a strongly coloured table: a thin
-    wall whose colour a phone's chroma smoothing mixed with the table's beside it stays well under that table's
-    saturation, though over MAX_GREY_SATURATION (fresh 10700-018: open long walls on orange wood at 0.2–0.3
-    against the table's 0.82, lost). Not the rim of grey seen whole, nor a keep's outline (a blue keep blurred
-    into orange wood is as grey): those would fatten walls and keeps. A uint8 mask (255 = grey)."""
-    image = view.image
-    feats = _features(view, image, (0, 0, image.shape[1], image.shape[0]), _ink_level(view, look))
+def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses, reach_mm: float) -> np.ndarray | None:
+    """The grey of `classes` (the view's, through `look`) and grey blurred into a strongly coloured table, within
+    `reach_mm` of the grey seen: a thin wall whose colour a phone's chroma smoothing mixed with the table's beside
+    it stays well under that table's saturation, though over MAX_GREY_SATURATION (fresh 10700-018: open long walls
+    on orange wood at 0.2–0.3 against the table's 0.82, lost). Not the rim of grey seen whole, nor a keep's outline
+    (a blue keep blurred into orange wood is as grey): those would fatten walls and keeps. A uint8 mask (255 =
+    grey), or None where no such grey is found."""
+    seen = classes.grey > 0
+    mm_per_pixel = view.card.mm_per_pixel()
+    window = _around(seen, reach_mm / mm_per_pixel)
+    if window is None:
+        return None
+    x0, y0, x1, y1 = window
+    if not _strongly_coloured(view.image[y0:y1, x0:x1]):
+        return None
+    feats = _features(view, view.image, window, _ink_level(view, look))
     table = table_seen_by(view, look)
     table_like = table.likelihood(feats)
     if look.shadows_are_table:
         table_like = np.maximum(table_like, table.hue_likelihood(feats, shaded=True))
-    mixed = mixed_with_the_table(feats, table_like, view.card.mm_per_pixel())
-    seen = classes.grey > 0
-    keeps = np.any([m > 0 for m in classes.keeps.values()], axis=0) if classes.keeps else np.zeros_like(seen)
-    mixed &= ~_near(_wide(seen, MIXED_CLEAR_PX) | keeps, MIXED_CLEAR_PX)
+    mixed = mixed_with_the_table(feats, table_like, mm_per_pixel)
+    kept_off = _wide(seen[y0:y1, x0:x1], MIXED_CLEAR_PX)
+    for keep_colour in classes.keeps.values():
+        kept_off |= keep_colour[y0:y1, x0:x1] > 0
+    mixed &= ~_near(kept_off, MIXED_CLEAR_PX)
     # Closed as the grey by colour is (a thin wall's mixed core comes in dashes), on its own: closed with the grey
     # seen, an open wall's end joined a pattern's border (sample 010: read on along it, long).
-    mm_per_pixel = view.card.mm_per_pixel()
-    mixed = _closed(mixed.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    mixed = _closed(mixed.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel) > 0
     # Specks of it at a wall's end (a stripe's border's blend) are no wall: a stretch of one is some mm² at least.
-    mixed = mixed > 0
     mixed = parts_holding(mixed, mixed, math.ceil(MIXED_MIN_MM2 / mm_per_pixel ** 2))
-    return (mixed | seen).astype(np.uint8) * 255
+    if not mixed.any():
+        return None
+    grey = seen.copy()
+    grey[y0:y1, x0:x1] |= mixed
+    return grey.astype(np.uint8) * 255
+
+
+def _strongly_coloured(image: np.ndarray) -> bool:
+    """Whether a share of the photo's part (a quarter of it, as taken) is saturated enough for grey mixed into it
+    to stay over the plastic's limit: cheap, before its colour features are worked out."""
+    small = cv2.resize(image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA).astype(np.float32)
+    high, low = small.max(axis=2), small.min(axis=2)
+    saturation = (high - low) / np.maximum(high, 1.0)
+    return float(np.mean(saturation > STRONG_COLOUR[0])) >= STRONG_COLOUR[1]
+
+
+def _around(mask: np.ndarray, margin_px: float) -> tuple[int, int, int, int] | None:
+    """The mask's bounding box grown by `margin_px` (x0, y0, x1, y1, within the image), None if it is empty."""
+    points = cv2.findNonZero(mask.astype(np.uint8))
+    if points is None:
+        return None
+    x, y, w, h = cv2.boundingRect(points)
+    m = int(math.ceil(margin_px))
+    return max(x - m, 0), max(y - m, 0), min(x + w + m, mask.shape[1]), min(y + h + m, mask.shape[0])
 
 
 def mixed_with_the_table(feats: ColourFeatures, table_like: np.ndarray, mm_per_pixel: float) -> np.ndarray:

@@ -825,7 +825,11 @@ class CastellanReader:
         if reading.board is None or reading.wall_solid is None or reading.planes is None or not _pose_known(reading):
             return
         view, region, dims = reading.view, reading.region, self.profile.dimensions
-        grey = grey_mixed_into_the_table(view, reading.look, reading.classes)
+        # A wall wholly lost reaches a long span out from the grey seen.
+        grey = grey_mixed_into_the_table(view, reading.look, reading.classes,
+                                         dims.centre_spacing("long") + dims.tower_diameter)
+        if grey is None:
+            return
         heights = reading.look.carve_heights(self.profile.wall_height, WALL_TOP_SHARE)
         solid = (carve(view, grey, heights, region) & ~card_mask(region, seen=view.card.seen)) | reading.wall_solid
         axis = castle_axis(reading.towers, dims, reading.wall_solid, region)
@@ -837,11 +841,10 @@ class CastellanReader:
                               only=open_ends, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
 
         again = walls_on(solid)
-        # Grown by the mixed grey, not by reading across a break alone (a pattern's border beyond a wall's end).
-        grown_anyway = {i for i, _ in open_walls_grown_long(reading.walls, walls_on(reading.wall_solid),
-                                                            reading.towers)}
-        grown = [(i, w) for i, w in open_walls_grown_long(reading.walls, again, reading.towers)
-                 if i not in grown_anyway]
+        grown = open_walls_grown_long(reading.walls, again, reading.towers)
+        if grown:  # by the mixed grey, not by reading across a break alone (a pattern's border beyond a wall's end)
+            anyway = {i for i, _ in open_walls_grown_long(reading.walls, walls_on(reading.wall_solid), reading.towers)}
+            grown = [(i, w) for i, w in grown if i not in anyway]
         free = open_walls_at_free_sockets(reading.walls, again, reading.towers)
         kept = without_open_walls_across_walls(reading.towers, [w for _, w in grown] + free, dims,
                                                across=reading.walls)
