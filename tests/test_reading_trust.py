@@ -16,9 +16,10 @@ HERE = Path(__file__).resolve().parent
 BOARDS = HERE.parent / "samples" / "castellan" / "boards"
 
 
-def _trust(board_path: Path, doubts: int = 0, stranded: int = 0):
+def _trust(board_path: Path, doubts: int = 0, stranded: int = 0, first_look_towers: int = 0):
     board = board_from_dict(json.loads(board_path.read_text()))
-    reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers], stranded=stranded)
+    reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers], stranded=stranded,
+                           first_look_towers=first_look_towers)
     return reading_trust(reading, score_board(board), doubts)
 
 
@@ -34,6 +35,14 @@ def test_a_legal_board_or_a_players_mistake_reads_cleanly(name):
 def test_pieces_in_doubt_ask_for_a_check():
     trust = _trust(BOARDS / "plain-rectangle.json", doubts=2)
     assert trust.level == "check" and "2 piece(s) in doubt" in trust.sentence()
+
+
+def test_a_look_kept_that_reads_clearly_fewer_towers_than_the_first_look_asks_for_a_check():
+    """Fresh 10800-014 at 38°: the first look read a group at the castle's far end that the look kept did not."""
+    towers = len(board_from_dict(json.loads((BOARDS / "plain-rectangle.json").read_text())).towers)
+    lost = _trust(BOARDS / "plain-rectangle.json", first_look_towers=towers + 3)
+    assert lost.level == "check" and f"showed {towers + 3}: part of the castle may be missing" in lost.sentence()
+    assert _trust(BOARDS / "plain-rectangle.json", first_look_towers=towers + 2).level == "read"
 
 
 def test_a_rule_or_two_broken_asks_for_a_check_not_a_new_photo():

@@ -295,6 +295,7 @@ class CastellanReader:
             kept.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
                               f"({kept.look.name})")
         elif kept is not first:  # kept for fewer misfits per tower, or as few and fewer warnings
+            kept.first_look_towers = len(first.towers)
             kept.notes.append(f"read again with the colours seen another way ({kept.look.name}): the rules the "
                               f"first reading broke (and the pieces it left off the castle) took "
                               f"{first_standing.misfits} misread piece(s) at least over {len(first.towers)} towers, "

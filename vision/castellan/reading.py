@@ -29,6 +29,9 @@ class PhotoReading:
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
+    # Towers the first look read where another look was kept: clearly more than the kept one's, part of the castle
+    # may be lost in this look (the trust weighs it).
+    first_look_towers: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
     view: TableView | None = None
