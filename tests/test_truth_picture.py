@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tablesight.scoring.castellan.board_json import board_from_dict
-from tablesight.vision.castellan.evaluate import differences
+from tablesight.vision.castellan.evaluate import PhotoScore, compare, differences, keep_colour_note
 
 TRUTH = Path(__file__).resolve().parent.parent / "samples" / "castellan" / "photos" / "photo-003.truth.json"
 
@@ -70,3 +70,15 @@ def test_a_photo_read_right_without_the_card_counts_as_right_once_checked(monkey
     result = evaluate_photo(TRUTH.with_name("photo-003.jpg"), CastellanReader())
     assert result.scores_exact and result.scores_exact_once_checked
     assert result.trust == "read"  # no doubt in it: read cleanly, as `score` would say
+
+
+def test_a_keep_read_in_another_colour_is_counted_and_named_on_its_photos_line():
+    truth = _truth()
+    keep = truth.keeps[0]
+    other = next(c for c in ("red", "blue", "yellow", "green") if c != keep.color)
+    read = replace(truth, keeps=(replace(keep, color=other), *truth.keeps[1:]))
+    _, right, total = compare(truth, read)
+    assert (right, total) == (len(truth.keeps) - 1, len(truth.keeps))
+    line = keep_colour_note(PhotoScore("photo-003.jpg", {}, keep_colour_right=right, keep_colour_total=total))
+    assert line == " keep colour wrong: 1"
+    assert keep_colour_note(PhotoScore("photo-003.jpg", {}, keep_colour_right=total, keep_colour_total=total)) == ""

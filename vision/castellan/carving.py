@@ -43,6 +43,7 @@ from tablesight.vision.segmentation import (
     in_keep_hue,
     keep_masks,
     keeps_standing_apart,
+    odd_window,
     parts_holding,
     sample_step,
     stands_out,
@@ -77,6 +78,8 @@ MIXED_GREY_SHARE, MIXED_REACH_MM, MIXED_CLEAR_PX = 0.4, 6.0, 2
 STRONG_COLOUR = (0.4, 0.1)
 MIXED_MIN_MM2 = 20.0  # its parts smaller than this are specks, not a wall's stretch
 MIXED_ONE_HUE = 0.9  # the table's hues within the reach agree this well (mean resultant length; ~25° spread)
+# Table saturated enough for grey mixed into it to stay over MAX_GREY_SATURATION: its hues are the ones weighed.
+SATURATED_TABLE = MAX_GREY_SATURATION * 0.5 / MIXED_GREY_SHARE
 RIM_MM = 4.0  # a wall's edge blends into the table (blur, JPEG, a phone's sharpening haloes) this far
 MIN_BLOB_SHARE_IN_BOTH = 0.5  # a keep-coloured blob is one in the plastic's own balance too if half of it is
 
@@ -118,10 +121,7 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
     feats = _features(view, source, (x0, y0, x1, y1), ink_level)
     mm_per_pixel = view.card.mm_per_pixel()
-    table_like = table.likelihood(feats)
-    table_hue = table.hue_likelihood(feats, shaded=look.shadows_are_table)
-    if look.shadows_are_table:
-        table_like = np.maximum(table_like, table_hue)
+    table_like, table_hue = _table_likelihoods(table, feats, look)
     grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) \
         if look.own_tint else feats
     by_colour = grey_mask(grey_feats, table_like, max_saturation=look.grey_saturation, dark_sides=look.dark_sides)
@@ -171,10 +171,7 @@ def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses
     if not _strongly_coloured(view.image[y0:y1, x0:x1]):
         return None
     feats = _features(view, view.image, window, _ink_level(view, look))
-    table = table_seen_by(view, look)
-    table_like = table.likelihood(feats)
-    if look.shadows_are_table:
-        table_like = np.maximum(table_like, table.hue_likelihood(feats, shaded=True))
+    table_like, _ = _table_likelihoods(table_seen_by(view, look), feats, look)
     mixed = mixed_with_the_table(feats, table_like, mm_per_pixel)
     kept_off = _wide(seen[y0:y1, x0:x1], MIXED_CLEAR_PX)
     for keep_colour in classes.keeps.values():
@@ -190,6 +187,16 @@ def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses
     grey = seen.copy()
     grey[y0:y1, x0:x1] |= mixed
     return grey.astype(np.uint8) * 255
+
+
+def _table_likelihoods(table: TableModel, feats: ColourFeatures, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """How like the table each pixel is, and how like its hue alone (taken in shade where the look takes
+    shadows for table, and then table-like enough by hue alone)."""
+    table_like = table.likelihood(feats)
+    table_hue = table.hue_likelihood(feats, shaded=look.shadows_are_table)
+    if look.shadows_are_table:
+        table_like = np.maximum(table_like, table_hue)
+    return table_like, table_hue
 
 
 def _strongly_coloured(image: np.ndarray) -> bool:
@@ -220,11 +227,11 @@ def mixed_with_the_table(feats: ColourFeatures, table_like: np.ndarray, mm_per_p
     size = 2 * int(round(MIXED_REACH_MM / mm_per_pixel)) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     least = cv2.erode(np.where(table, feats.saturation, 1.0).astype(np.float32), kernel)
-    near = table & (feats.saturation * MIXED_GREY_SHARE > MAX_GREY_SATURATION * 0.5)
-    weight = cv2.blur(near.astype(np.float32), (size, size))
+    saturated = table & (feats.saturation > SATURATED_TABLE)
+    weight = cv2.blur(saturated.astype(np.float32), (size, size))
     angle = feats.hue.astype(np.float32) * np.float32(np.pi / 90.0)  # OpenCV hue 0–180 around the circle
-    cos = cv2.blur(np.where(near, np.cos(angle), 0).astype(np.float32), (size, size))
-    sin = cv2.blur(np.where(near, np.sin(angle), 0).astype(np.float32), (size, size))
+    cos = cv2.blur(np.where(saturated, np.cos(angle), 0).astype(np.float32), (size, size))
+    sin = cv2.blur(np.where(saturated, np.sin(angle), 0).astype(np.float32), (size, size))
     one_hue = np.hypot(cos, sin) > MIXED_ONE_HUE * weight
     return (one_hue & (weight > 0) & ~table & (feats.saturation < MIXED_GREY_SHARE * least)
             & (feats.value > MIN_GREY_VALUE))
@@ -232,14 +239,17 @@ def mixed_with_the_table(feats: ColourFeatures, table_like: np.ndarray, mm_per_p
 
 def _wide(mask: np.ndarray, reach_px: int) -> np.ndarray:
     """The parts of a mask more than 2 × reach_px + 1 pixels across."""
-    size = 2 * reach_px + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel) > 0
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _disc(reach_px)) > 0
 
 
 def _near(mask: np.ndarray, reach_px: int) -> np.ndarray:
-    size = 2 * reach_px + 1
-    return cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
+    """The pixels within reach_px of the mask."""
+    return cv2.dilate(mask.astype(np.uint8), _disc(reach_px)) > 0
+
+
+def _disc(reach_px: int) -> np.ndarray:
+    size = odd_window(2 * reach_px + 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
 def _features(view: TableView, source: np.ndarray, window: tuple[int, int, int, int],

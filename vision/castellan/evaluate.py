@@ -236,6 +236,12 @@ def _shifted(result: PhotoScore) -> str:
     return f" (aligned t{moved['tp']}/{moved['fp']}/{moved['fn']})"
 
 
+def keep_colour_note(result: PhotoScore) -> str:
+    """The keeps matched by place but read in another colour, said on the photo's line (else nothing)."""
+    wrong = result.keep_colour_total - result.keep_colour_right
+    return f" keep colour wrong: {wrong}" if wrong else ""
+
+
 def print_tables(results: list[PhotoScore]) -> None:
     total = summed([r.counts for r in results])
     print(f"{'piece':<8} {'precision':>9} {'recall':>7} {'tp':>6} {'fp':>5} {'fn':>5}")
@@ -324,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
                   + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS) + _shifted(r)
                   + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}"
-                  + f" [{r.trust}]",
+                  + f" [{r.trust}]" + keep_colour_note(r),
                   flush=True)
             print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)

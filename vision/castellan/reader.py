@@ -743,8 +743,9 @@ class CastellanReader:
         with _timed(reading.timings_ms, "rebuild"):
             self._walls_behind_keeps_left(reading)
             self._thin_towers_as_long_walls(reading)
-            self._open_walls_across_breaks(reading)
-            self._open_walls_on_grey_mixed_into_the_table(reading)
+            axis = self._open_walls_across_breaks(reading)
+            if axis is not None:
+                self._open_walls_on_grey_mixed_into_the_table(reading, axis)
             self._open_walls_through_towers(reading)
 
     def _walls_behind_keeps_left(self, reading: PhotoReading) -> None:
@@ -799,14 +800,14 @@ class CastellanReader:
                                  f"no top above the walls: read as the middle of one long wall — check it")
             reading.board = self._board(reading)
 
-    def _open_walls_across_breaks(self, reading: PhotoReading) -> None:
+    def _open_walls_across_breaks(self, reading: PhotoReading) -> float | None:
         """Open walls whose carved solid a short break cuts near their socket (a merlon's shade, a shadow's edge),
         read across breaks of up to OPEN_RUN_GAP_SHARE of a tower's width at the sockets no wall holds. Once
         the look is kept: walls weigh in the lens's fit and the looks' rules, and reading them across breaks
         there moved other pieces (tried: 160 photos' long walls found +52, but twenty-two sets' scores exact
-        536 -> 534)."""
+        536 -> 534). The castle's axis the walls were read along (None where none were read again)."""
         if reading.board is None or reading.wall_solid is None or reading.planes is None or not _pose_known(reading):
-            return
+            return None
         dims = self.profile.dimensions
         axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
         again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis,
@@ -816,15 +817,14 @@ class CastellanReader:
         if added:
             reading.walls.extend(added)
             reading.board = self._board(reading)
+        return axis
 
-    def _open_walls_on_grey_mixed_into_the_table(self, reading: PhotoReading) -> None:
+    def _open_walls_on_grey_mixed_into_the_table(self, reading: PhotoReading, axis: float) -> None:
         """Open walls read again on the grey with what a phone's chroma smoothing mixed into a strongly coloured
         table (`grey_mixed_into_the_table`): at the sockets no wall holds, and open short walls that run on as
         long ones. Once the look is kept, as `_open_walls_across_breaks`: taken into the pixel classes, that
         grey moved the lens's fit and, through it, pieces far away (tried: 384 photos' scores exact 297 -> 293,
-        though the lost walls were found)."""
-        if reading.board is None or reading.wall_solid is None or reading.planes is None or not _pose_known(reading):
-            return
+        though the lost walls were found). `axis`: the castle's, as `_open_walls_across_breaks` found it."""
         view, region, dims = reading.view, reading.region, self.profile.dimensions
         # A wall wholly lost reaches a long span out from the grey seen.
         grey = grey_mixed_into_the_table(view, reading.look, reading.classes,
@@ -833,7 +833,6 @@ class CastellanReader:
             return
         heights = reading.look.carve_heights(self.profile.wall_height, WALL_TOP_SHARE)
         solid = (carve(view, grey, heights, region) & ~card_mask(region, seen=view.card.seen)) | reading.wall_solid
-        axis = castle_axis(reading.towers, dims, reading.wall_solid, region)
         ends = Counter(i for w in reading.walls for i in (w.start, w.end) if i is not None)
         open_ends = {i for i in range(len(reading.towers)) if ends[i] < 4}
 
@@ -849,13 +848,14 @@ class CastellanReader:
         free = open_walls_at_free_sockets(reading.walls, again, reading.towers)
         kept = without_open_walls_across_walls(reading.towers, [w for _, w in grown] + free, dims,
                                                across=reading.walls)
+        grown = [(i, w) for i, w in grown if w in kept]
+        free = [w for w in free if w in kept]
         for i, wall in grown:
-            if wall in kept:
-                reading.walls[i] = wall
-        reading.walls.extend(w for w in free if w in kept)
-        changed = sum(w in kept for _, w in grown) + sum(w in kept for w in free)
-        if changed:
-            reading.notes.append(f"{changed} open wall(s) read on grey blurred into the table's colour")
+            reading.walls[i] = wall
+        reading.walls.extend(free)
+        if grown or free:
+            reading.notes.append(f"{len(grown) + len(free)} open wall(s) read on grey blurred into the table's "
+                                 f"colour")
             reading.board = self._board(reading)
 
     def _open_walls_through_towers(self, reading: PhotoReading) -> None:

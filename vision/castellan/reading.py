@@ -29,8 +29,8 @@ class PhotoReading:
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
-    # Towers the first look read where another look was kept: clearly more than the kept one's, part of the castle
-    # may be lost in this look (the trust weighs it).
+    # Towers the first look read where another look was kept (0 where the first was): the trust weighs it only
+    # where clearly more than the kept look's (`trust.LOOK_LOST_TOWERS`: part of the castle may be lost in it).
     first_look_towers: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
