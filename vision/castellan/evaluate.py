@@ -236,6 +236,13 @@ def _shifted(result: PhotoScore) -> str:
     return f" (aligned t{moved['tp']}/{moved['fp']}/{moved['fn']})"
 
 
+def _scores_said(result: PhotoScore) -> str:
+    """Whether the photo's scores are right, and if not, whether the doubts its report lists would set them right."""
+    if result.scores_exact:
+        return "scores ok"
+    return "scores WRONG" + (" (right once checked)" if result.scores_exact_once_checked else "")
+
+
 def keep_colour_note(result: PhotoScore) -> str:
     """The keeps matched by place but read in another colour, said on the photo's line (else nothing)."""
     wrong = result.keep_colour_total - result.keep_colour_right
@@ -329,8 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             c = r.counts
             print(f"{r.name:<15} tilt {r.scene['tilt_deg']:>4.1f} {r.scene['table']:<9} "
                   + " ".join(f"{k[0]}{c[k]['tp']}/{c[k]['fp']}/{c[k]['fn']}" for k in KINDS) + _shifted(r)
-                  + f" {'EXACT' if r.board_exact else ''} {'scores ok' if r.scores_exact else 'scores WRONG'}"
-                  + f" [{r.trust}]" + keep_colour_note(r),
+                  + f" {'EXACT' if r.board_exact else ''} {_scores_said(r)} [{r.trust}]" + keep_colour_note(r),
                   flush=True)
             print(f"\r{i + 1}/{len(photos)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -19,16 +17,14 @@ from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
-from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.report import Report, score_board
-from tablesight.vision.castellan.box_limits import mend_split_long_walls, run_joined
+from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
     carve,
     castle_region,
     classify_pixels,
-    grey_mixed_into_the_table,
     keep_colours_of_the_table,
     keeps_apart,
     table_seen_by,
@@ -59,37 +55,22 @@ from tablesight.vision.castellan.looks import (
     misfits,
     rules_broken,
 )
-from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known
+from tablesight.vision.castellan.rebuild import hidden_wall_note, rebuild, walls_hidden
 from tablesight.vision.castellan.shadows import with_shadow_evidence
-from tablesight.vision.castellan.thin_towers import (
-    OFF_CENTRE_MM,
-    THIN_SHARE,
-    CarvedTowers,
-    median_seen_radius,
-    off_centre_mm,
-    thin_towers_in_runs,
-)
+from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, find_towers, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import (
-    height_step,
-    keep_coloured,
-    stands_above,
     towers_in_long_walls,
 )
 from tablesight.vision.castellan.walls import (
-    OPEN_RUN_GAP_SHARE,
     WallReading,
     castle_axis,
-    far_end,
     find_walls,
     meeting_distance,
     merged_walls,
-    open_walls_at_free_sockets,
-    open_walls_grown_long,
-    open_walls_through_towers,
     settled_towers,
     split_at_towers_in_runs,
-    walls_behind_keeps,
     without_open_walls_across_walls,
 )
 from tablesight.vision.castellan.without_card import CardlessReader, coherence
@@ -145,7 +126,7 @@ class CastellanReader:
     def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
               refinements: int, fringes: ColourFringes | None = None) -> PhotoReading:
         timings: dict[str, float] = {}
-        with _timed(timings, "card"):
+        with timed(timings, "card"):
             image, grain = quietened(image)  # grain moves the card's corners too (its focal length 12 % off)
             if card is None:
                 self._say("finding the reference card")
@@ -172,7 +153,7 @@ class CastellanReader:
         if reading.card is None or reading.card.seen:  # a reading without the card was rebuilt as it was judged
             self.rebuild(reading)
         if reading.view is not None and reading.look is not None:
-            with _timed(reading.timings_ms, "keeps"):
+            with timed(reading.timings_ms, "keeps"):
                 reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
         if self.lens is None:  # first: what the user can do about it matters more than how it was read
             reading.notes[:0] = _far_from_card(reading)
@@ -316,7 +297,7 @@ class CastellanReader:
         keeps = best.reading.raw_classes.keeps if same_keeps else None
         keeps_from = best.keeps_seen_by if same_keeps else look.name
         look_timings = dict(timings)
-        with _timed(look_timings, "segment"):
+        with timed(look_timings, "segment"):
             raw = self._look_classes(image, first, look, window, keeps, self.profile.dimensions.keep_side)
         if raw is not None:
             # A look seeing the photo as an earlier one did (on a table it changes nothing for) and carving it
@@ -389,7 +370,7 @@ class CastellanReader:
         (x0, y0, x1, y1 pixels) is classified; `keeps`: the keep colours' masks (as taken) if already
         classified the same way; `keep_shadows`: whether the keeps' shadows are weighed (`shadows`);
         `max_castle_mm`: grey spanning a wider window than this is taken for no castle."""
-        with _timed(timings, "segment"):
+        with timed(timings, "segment"):
             view = view or TableView(image, card)
             if raw_classes is None:
                 raw_classes = classify_pixels(view, table_seen_by(view, look), photo=image, look=look,
@@ -410,7 +391,7 @@ class CastellanReader:
         reading.planes, reading.wall_solid = planes, wall_solid
         if refinements > 0:
             print_note = self._print_scale_note(card, reading) if card.focal_source != "castle" else []
-            with _timed(timings, "lens"):
+            with timed(timings, "lens"):
                 refined = refine_card_lens(card, reading.towers, reading.walls, self.profile,
                                            lens_known=self.lens is not None)
             if refined is not None:
@@ -427,9 +408,9 @@ class CastellanReader:
                 return again
             reading.notes[:0] = print_note
         # Keeps play no part in the lens: read once, through the final lens.
-        with _timed(timings, "keeps"):
+        with timed(timings, "keeps"):
             self._read_keeps(view, planes, wall_solid, region, reading, keep_shadows)
-        with _timed(timings, "rebuild"):
+        with timed(timings, "rebuild"):
             if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
                 self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
@@ -439,7 +420,7 @@ class CastellanReader:
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
             self._leave_out_keeps_claiming_nothing(reading)
-            reading.board = self._board(reading)
+            reading.board = board_of(reading)
         return reading
 
     def _print_scale_note(self, card: CardDetection, reading: PhotoReading) -> list[str]:
@@ -463,7 +444,7 @@ class CastellanReader:
         castle carves much like a keep seen from above but is smaller), or in a courtyard a keep of another
         colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a patch of the
         table's pattern seen between the walls is the likelier reading)."""
-        report = score_board(self._board(reading), self.profile.dimensions)
+        report = score_board(board_of(reading), self.profile.dimensions)
         index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
         small = {i for i, keep in enumerate(reading.keeps)
@@ -498,14 +479,14 @@ class CastellanReader:
         p, timings = self.profile, reading.timings_ms
         card = card_mask(region, seen=view.card.seen)
         lean_removed = view.card.focal_source != "assumed"
-        with _timed(timings, "towers"):
+        with timed(timings, "towers"):
             tops = reading.look.carve_heights(p.tower_height, TOWER_TOP_SHARE)
             tower_solid = carve(view, classes.grey, tops, region) & ~card
             reading.towers = find_towers(tower_solid, region, p.dimensions, lean_removed)
             reading.tower_solid = tower_solid
-        with _timed(timings, "keeps"):
+        with timed(timings, "keeps"):
             planes = keep_planes(view, classes, region, p, keep_colours_of_the_table(view, reading.look))
-        with _timed(timings, "walls"):
+        with timed(timings, "walls"):
             heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
             solid = carve(view, classes.grey, heights, region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
@@ -599,9 +580,9 @@ class CastellanReader:
         added, and its board made again. Only once the look is kept: either makes a reading break fewer
         rules, and a look that lost part of the castle (fewer pieces, fewer rules to break) was kept over
         the one reading it whole."""
-        if reading.board is None or reading.planes is None or not _pose_known(reading):
+        if reading.board is None or reading.planes is None or not pose_known(reading):
             return
-        with _timed(reading.timings_ms, "rebuild"):
+        with timed(reading.timings_ms, "rebuild"):
             towers = len(reading.towers)
             self._towers_the_rules_need(reading.view, reading.classes, reading.region, reading.planes,
                                         reading.wall_solid, reading)
@@ -616,7 +597,7 @@ class CastellanReader:
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
             reading.notes.extend(notes)
-            reading.board = self._board(reading)
+            reading.board = board_of(reading)
 
     def _keeps_the_rules_need(self, reading: PhotoReading) -> None:
         """Keeps the colour masks missed, told by how they stand apart from the table around them, each added
@@ -626,16 +607,16 @@ class CastellanReader:
         look is kept, and only while the board breaks rules: keeps of a colour the table has in part, told by
         their step from the pattern around them (`keeps_apart`), then keep-sized patches standing out in the
         courtyards still unclaimed (`keeps_in_courtyards`: a red keep on a red cloth)."""
-        if reading.board is None or reading.raw_classes is None or not _pose_known(reading):
+        if reading.board is None or reading.raw_classes is None or not pose_known(reading):
             return
         broken = self._rules_broken(reading)
         if not broken:
             return
-        with _timed(reading.timings_ms, "keeps"):
+        with timed(reading.timings_ms, "keeps"):
             broken = self._keeps_apart_the_rules_need(reading, broken)
             if broken:
                 self._keeps_in_unclaimed_courtyards(reading, broken)
-            reading.board = self._board(reading)
+            reading.board = board_of(reading)
 
     def _keeps_apart_the_rules_need(self, reading: PhotoReading, broken: int) -> int:
         apart = keeps_apart(reading.view, reading.look, reading.raw_classes.keeps)
@@ -653,7 +634,7 @@ class CastellanReader:
         return broken
 
     def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
-        report = score_board(self._board(reading), self.profile.dimensions)
+        report = score_board(board_of(reading), self.profile.dimensions)
         unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
@@ -730,167 +711,15 @@ class CastellanReader:
         """Walls hidden behind keeps (`walls_behind_keeps`), each added where the board with it breaks fewer
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
         broken = self._rules_broken(reading)
-        for wall in self._walls_hidden(wall_solid, region, planes, reading):
+        for wall in walls_hidden(reading, wall_solid, region, planes, self.profile.dimensions):
             reading.walls.append(wall)
             broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop,
-                                                self._hidden_wall_note(wall, reading, "without it the castle "
+                                                hidden_wall_note(wall, reading, "without it the castle "
                                                                                       "breaks more rules"))
 
     def rebuild(self, reading: PhotoReading) -> None:
-        """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
-        towers that are a long wall's middle, open walls read across breaks or through a tower), its board made
-        again."""
-        with _timed(reading.timings_ms, "rebuild"):
-            self._walls_behind_keeps_left(reading)
-            self._thin_towers_as_long_walls(reading)
-            axis = self._open_walls_across_breaks(reading)
-            if axis is not None:
-                self._open_walls_on_grey_mixed_into_the_table(reading, axis)
-            self._open_walls_through_towers(reading)
-
-    def _walls_behind_keeps_left(self, reading: PhotoReading) -> None:
-        """The walls hidden behind keeps that the rules did not call for (`_walls_the_rules_need`), each added
-        to the kept reading, named in the notes and listed as a doubt. Neither the photo nor the rules can
-        tell: without the wall its courtyard merges with the next, and a courtyard left unclaimed (C5, a claim
-        forgotten) reads as legal merged with a claimed one. The castle's build decides: it grows wall by wall,
-        and towers a span apart along its axes are nearly always joined (in the simulator's games 96 % a short
-        span apart, 90 % a long one with nothing between). After the look is kept, so that how looks are
-        weighed (by the rules their readings break) stays as it was."""
-        if reading.board is None or reading.planes is None or reading.wall_solid is None or not _pose_known(reading):
-            return
-        hidden = self._walls_hidden(reading.wall_solid, reading.region, reading.planes, reading)
-        for wall in hidden:
-            reading.walls.append(wall)
-            reading.notes.append(self._hidden_wall_note(wall, reading, "its towers stand a span apart"))
-        if hidden:
-            reading.board = self._board(reading)
-
-    def _thin_towers_as_long_walls(self, reading: PhotoReading) -> None:
-        """Towers between two short walls in line, far thinner than the photo's others (or thinner and off their
-        run's middle) and showing no top above the walls (`thin_towers`), each read as the middle of one long
-        wall: named in the notes and listed as a doubt. After the look is kept, as the thin towers were measured."""
-        if reading.board is None or reading.classes is None or not _pose_known(reading):
-            return
-        hidden, median = keep_coloured(reading.classes), median_seen_radius(reading.towers)
-        carved = None if reading.tower_solid is None else \
-            CarvedTowers(reading.tower_solid, reading.region, self.profile.dimensions)
-        standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls
-        while True:
-            candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls, carved)
-                          if reading.towers[c[0]].position not in standing]
-            if not candidates:
-                break
-            i, pair = candidates[0]
-            tower = reading.towers[i]
-            ends = [far_end(reading.walls[n], i, reading.towers) for n in pair]
-            u = (ends[1] - ends[0]) / max(float(np.linalg.norm(ends[1] - ends[0])), 1e-9)
-            step = height_step(reading.view, reading.classes.grey, hidden, np.asarray(tower.position, float), u,
-                               self.profile)
-            if step is not None and stands_above(step):
-                standing.add(tower.position)
-                continue
-            off = off_centre_mm(reading.towers, reading.walls, i, pair)
-            reading.towers, reading.walls = run_joined(reading.towers, reading.walls, i, pair)
-            reading.walls[-1] = replace(reading.walls[-1], through_thin_tower=True)
-            far = "far " if tower.radius_mm < THIN_SHARE * median else ""
-            off_middle = f", {off:.0f} mm off their run's middle," if off > OFF_CENTRE_MM else ""
-            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
-                                 f"line is {far}thinner than the castle's other towers (its footprint "
-                                 f"{2 * tower.radius_mm:.0f} mm across, theirs {2 * median:.0f}){off_middle} and shows "
-                                 f"no top above the walls: read as the middle of one long wall — check it")
-            reading.board = self._board(reading)
-
-    def _open_walls_across_breaks(self, reading: PhotoReading) -> float | None:
-        """Open walls whose carved solid a short break cuts near their socket (a merlon's shade, a shadow's edge),
-        read across breaks of up to OPEN_RUN_GAP_SHARE of a tower's width at the sockets no wall holds. Once
-        the look is kept: walls weigh in the lens's fit and the looks' rules, and reading them across breaks
-        there moved other pieces (tried: 160 photos' long walls found +52, but twenty-two sets' scores exact
-        536 -> 534). The castle's axis the walls were read along (None where none were read again)."""
-        if reading.board is None or reading.wall_solid is None or reading.planes is None or not _pose_known(reading):
-            return None
-        dims = self.profile.dimensions
-        axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
-        again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis,
-                           cover=reading.planes.cover, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
-        at_free_sockets = open_walls_at_free_sockets(reading.walls, again, reading.towers)
-        added = without_open_walls_across_walls(reading.towers, at_free_sockets, dims, across=reading.walls)
-        if added:
-            reading.walls.extend(added)
-            reading.board = self._board(reading)
-        return axis
-
-    def _open_walls_on_grey_mixed_into_the_table(self, reading: PhotoReading, axis: float) -> None:
-        """Open walls read again on the grey with what a phone's chroma smoothing mixed into a strongly coloured
-        table (`grey_mixed_into_the_table`): at the sockets no wall holds, and open short walls that run on as
-        long ones. Once the look is kept, as `_open_walls_across_breaks`: taken into the pixel classes, that
-        grey moved the lens's fit and, through it, pieces far away (tried: 384 photos' scores exact 297 -> 293,
-        though the lost walls were found). `axis`: the castle's, as `_open_walls_across_breaks` found it."""
-        view, region, dims = reading.view, reading.region, self.profile.dimensions
-        # A wall wholly lost reaches a long span out from the grey seen.
-        grey = grey_mixed_into_the_table(view, reading.look, reading.classes,
-                                         dims.centre_spacing("long") + dims.tower_diameter)
-        if grey is None:
-            return
-        heights = reading.look.carve_heights(self.profile.wall_height, WALL_TOP_SHARE)
-        solid = (carve(view, grey, heights, region) & ~card_mask(region, seen=view.card.seen)) | reading.wall_solid
-        ends = Counter(i for w in reading.walls for i in (w.start, w.end) if i is not None)
-        open_ends = {i for i in range(len(reading.towers)) if ends[i] < 4}
-
-        def walls_on(footprint: np.ndarray) -> list[WallReading]:
-            return find_walls(reading.towers, footprint, region, dims, axis, cover=reading.planes.cover,
-                              only=open_ends, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
-
-        again = walls_on(solid)
-        grown = open_walls_grown_long(reading.walls, again, reading.towers)
-        if grown:  # by the mixed grey, not by reading across a break alone (a pattern's border beyond a wall's end)
-            anyway = {i for i, _ in open_walls_grown_long(reading.walls, walls_on(reading.wall_solid), reading.towers)}
-            grown = [(i, w) for i, w in grown if i not in anyway]
-        free = open_walls_at_free_sockets(reading.walls, again, reading.towers)
-        kept = without_open_walls_across_walls(reading.towers, [w for _, w in grown] + free, dims,
-                                               across=reading.walls)
-        grown = [(i, w) for i, w in grown if w in kept]
-        free = [w for w in free if w in kept]
-        for i, wall in grown:
-            reading.walls[i] = wall
-        reading.walls.extend(free)
-        if grown or free:
-            reading.notes.append(f"{len(grown) + len(free)} open wall(s) read on grey blurred into the table's "
-                                 f"colour")
-            reading.board = self._board(reading)
-
-    def _open_walls_through_towers(self, reading: PhotoReading) -> None:
-        """Open walls running through another tower read as the walls to it (`open_walls_through_towers`), each
-        named in the notes. Once the look is kept: the walls joining two towers weigh in the lens's fit, and one
-        to a tower read a little off its place would pull it."""
-        if reading.board is None:
-            return
-        walls, joined = open_walls_through_towers(reading.towers, reading.walls, self.profile.dimensions)
-        dropped = len(reading.walls) - len(walls)
-        if not dropped and not joined:
-            return
-        reading.walls = walls
-        if dropped:
-            reading.notes.append(f"left out {dropped} open wall(s) running through a tower already joined to their "
-                                 f"own, or standing too near it for a wall between (walls only join towers)")
-        for index in joined:
-            a, b = reading.towers[walls[index].start], reading.towers[walls[index].end]
-            reading.notes.append(f"an open wall from ({a.x:.0f}, {a.y:.0f}) mm ran through the tower at ({b.x:.0f}, "
-                                 f"{b.y:.0f}) mm (walls only join towers): read as the {walls[index].kind} wall to it "
-                                 f"— check it")
-        reading.board = self._board(reading)
-
-    def _walls_hidden(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
-                      reading: PhotoReading) -> list[WallReading]:
-        """The walls `walls_behind_keeps` offers on the reading as it stands."""
-        dims = self.profile.dimensions
-        axis = castle_axis(reading.towers, dims, wall_solid, region)
-        return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.cover.walls)
-
-    @staticmethod
-    def _hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:
-        a, b = reading.towers[wall.start], reading.towers[wall.end]
-        return (f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, hidden behind a "
-                f"keep, was inferred: {why} — check it")
+        """The kept reading's walls mended where the rules and the photo tell how (`rebuild.rebuild`)."""
+        rebuild(reading, self.profile)
 
     def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
         """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the
@@ -905,22 +734,8 @@ class CastellanReader:
 
     def _rules_broken(self, reading: PhotoReading) -> int:
         """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
-        return rules_broken(score_board(self._board(reading), self.profile.dimensions))
+        return rules_broken(score_board(board_of(reading), self.profile.dimensions))
 
-    @staticmethod
-    def _board(reading: PhotoReading) -> Board:
-        towers = tuple(Tower(f"t{i + 1}", round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers))
-        walls = []
-        for n, w in enumerate(reading.walls):
-            ends = (towers[w.start].id, towers[w.end].id if w.end is not None else None)
-            walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
-        keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
-        return Board(towers, tuple(walls), keeps)
-
-
-def _pose_known(reading: PhotoReading) -> bool:
-    """Whether the reading's camera pose is known (not assumed straight above): pieces' heights need it."""
-    return reading.card is not None and reading.card.focal_source != "assumed"
 
 
 def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, first: Standing) -> bool:
@@ -1014,10 +829,3 @@ def _far_from_card(reading: PhotoReading) -> list[str]:
 def _focal_moved(card: CardDetection, refined: CardDetection) -> float:
     """How far (log) the refined lens's focal length is from the card's."""
     return abs(math.log(refined.pose.lens.focal / card.pose.lens.focal))
-
-
-@contextmanager
-def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
-    start = time.perf_counter()
-    yield
-    timings[stage] = timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000

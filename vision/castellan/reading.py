@@ -8,7 +8,7 @@ import numpy as np
 
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.colour_fringes import ColourFringes
-from tablesight.scoring.castellan.board import Board
+from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
 from tablesight.vision.castellan.looks import Look
@@ -45,3 +45,19 @@ class PhotoReading:
     # The lens's colour fringes as measured on the card (taken out only where worth it); None if not measured.
     # A live camera's next frames reuse them: a lens does not change between frames.
     fringes: ColourFringes | None = None
+
+
+def board_of(reading: PhotoReading) -> Board:
+    """The board model of the reading's pieces as they stand (ids numbered in order, places to 0.1 mm)."""
+    towers = tuple(Tower(f"t{i + 1}", round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers))
+    walls = []
+    for n, w in enumerate(reading.walls):
+        ends = (towers[w.start].id, towers[w.end].id if w.end is not None else None)
+        walls.append(Wall(f"w{n + 1}", w.kind, ends, None, w.open_point))
+    keeps = tuple(Keep(k.color, round(k.x, 1), round(k.y, 1), k.double) for k in reading.keeps)
+    return Board(towers, tuple(walls), keeps)
+
+
+def pose_known(reading: PhotoReading) -> bool:
+    """Whether the reading's camera pose is known (not assumed straight above): pieces' heights need it."""
+    return reading.card is not None and reading.card.focal_source != "assumed"
