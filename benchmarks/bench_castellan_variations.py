@@ -6,6 +6,7 @@ raised, sharpened, grainy, a vivid tone curve), at a webcam's 720p, or through a
 every variation.
 
 Run: python benchmarks/bench_castellan_variations.py [samples/castellan/photos] [--every N] [--only NAME…]
+[--jobs N]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -59,32 +61,41 @@ VARIATIONS = {
 }
 
 
+def read_varied(name: str, path: Path) -> tuple[dict, bool]:
+    """One photo taken the `name` way, read: its pieces against the truth (`compare`), and whether its scores
+    are exact."""
+    truth_doc = json.loads(truth_path(path).read_text())
+    photo = read_photo(path)
+    reading = CastellanReader().read(VARIATIONS[name](photo.image), photo.focal_35mm)
+    placed = reading.board if reading.card is not None and reading.card.seen else None
+    counts = compare(board_from_dict(truth_doc["board"]), placed)[0]
+    got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
+    return counts, got == truth_doc["report"]["scores"]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Castellan reading on the samples taken differently.")
     parser.add_argument("folder", nargs="?", type=Path, default=Path("samples/castellan/photos"))
     parser.add_argument("--every", type=int, default=2, help="read every N-th photo (default 2)")
     parser.add_argument("--only", nargs="+", choices=list(VARIATIONS), metavar="NAME",
                         help="only these variations (quote names with spaces, e.g. 'soft focus')")
+    parser.add_argument("--jobs", type=int, default=1, help="photos read at once, one process each")
     args = parser.parse_args(argv)
     photos = sorted(p for p in args.folder.glob("*.jpg") if truth_path(p).exists())[::max(1, args.every)]
     if not photos:
         parser.error(f"no .jpg photos with a .truth.json beside them in {args.folder}")
-    reader = CastellanReader()
     print(f"{len(photos)} photos; tower P/R, short P/R, long P/R, keep P/R, scores exact")
-    for name in args.only or VARIATIONS:
-        vary = VARIATIONS[name]
-        per_photo = []
-        exact = 0
-        for path in photos:
-            truth_doc = json.loads(truth_path(path).read_text())
-            photo = read_photo(path)
-            reading = reader.read(vary(photo.image), photo.focal_35mm)
-            placed = reading.board if reading.card is not None and reading.card.seen else None
-            per_photo.append(compare(board_from_dict(truth_doc["board"]), placed)[0])
-            got = score_board(reading.board, boxes=truth_doc.get("boxes")).to_dict()["scores"] if reading.board else {}
-            exact += got == truth_doc["report"]["scores"]
-        cells = [f"{ratio(c['tp'], c['fp']):.2f}/{ratio(c['tp'], c['fn']):.2f}" for c in summed(per_photo).values()]
-        print(f"{name:<13} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        for name in args.only or VARIATIONS:
+            results = []
+            for result in pool.map(read_varied, [name] * len(photos), photos):
+                results.append(result)
+                print(f"\r{name}: {len(results)}/{len(photos)}", end="", file=sys.stderr, flush=True)
+            print(file=sys.stderr)
+            cells = [f"{ratio(c['tp'], c['fp']):.2f}/{ratio(c['tp'], c['fn']):.2f}"
+                     for c in summed([counts for counts, _ in results]).values()]
+            exact = sum(ok for _, ok in results)
+            print(f"{name:<13} " + "  ".join(cells) + f"  {exact}/{len(photos)}", flush=True)
     return 0
 
 
