@@ -132,6 +132,28 @@ def test_a_tower_read_in_a_long_walls_run_may_be_its_middle_and_is_settled_as_th
     assert still_in_doubt(stored, checked, DIMS) == []
 
 
+def _run_of_two_short_walls(middle_radius: float) -> tuple[PhotoReading, Board]:
+    """One courtyard two spans long whose tower 1 stands seen between two short walls in line."""
+    sides = [s for s in SIDES if s != (1, 2)]
+    towers = [TowerReading(x, y, middle_radius if i == 1 else 12.0) for i, (x, y) in enumerate(CORNERS)]
+    reading = PhotoReading(None, None, towers=towers, walls=[WallReading("short", a, b, None, 1.0) for a, b in sides],
+                           keeps=[_keep(SPAN)])
+    board = Board(tuple(Tower(f"t{i + 1}", x, y) for i, (x, y) in enumerate(CORNERS)),
+                  tuple(Wall(f"w{n + 1}", "short", (f"t{a + 1}", f"t{b + 1}")) for n, (a, b) in enumerate(sides)),
+                  (Keep("red", SPAN, SPAN / 2),))
+    return reading, board
+
+
+def test_a_thin_tower_between_two_short_walls_in_line_may_be_a_long_walls_middle():
+    reading, board = _run_of_two_short_walls(middle_radius=9.5)  # under 0.85 of the others' 12 mm
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.otherwise) == ("tower", "t2", "the middle of a long wall")
+    assert doubt.read.startswith("tower between two short walls in line, thinner")
+    assert doubt.changed == {"red": (6, 5)}
+    # As wide as the castle's other towers (to the slack a hand-built castle and the reading have): no doubt.
+    assert find_doubts(*_run_of_two_short_walls(middle_radius=10.8), DIMS) == []
+
+
 def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_the_truth():
     from tablesight.vision.castellan.doubts import still_in_doubt
     from tablesight.vision.castellan.evaluate import settled

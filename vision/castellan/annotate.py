@@ -10,6 +10,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, PieceProfile
 from tablesight.scoring.castellan.report import Report
 from tablesight.vision.castellan.reader import PhotoReading
+from tablesight.vision.castellan.thin_towers import thin_towers_in_doubt
 from tablesight.vision.castellan.trust import reading_trust
 from tablesight.vision.drawing import text_with_outline
 
@@ -48,8 +49,11 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
         if frozenset((tuple(a), tuple(b))) in guessed:  # inferred (behind a keep, thin tower, run through a tower)
             inferred_walls.append(pts.mean(axis=0))
-    # Towers inferred behind a keep, or read in a long wall's run by their height alone: check them by eye.
-    inferred = {(round(t.x, 1), round(t.y, 1)) for t in reading.towers if t.inferred or t.in_run}
+    # Towers inferred behind a keep, read in a long wall's run by their height alone, or thin between two short
+    # walls in line (a long wall's middle?): check them by eye.
+    thin = thin_towers_in_doubt(reading.towers, reading.walls)
+    inferred = {(round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers)
+                if t.inferred or t.in_run or i in thin}
     for tower in board.towers:
         ring = _poly(pose.project(_circle(tower.position, profile.dimensions.tower_radius), profile.tower_height))
         cv2.polylines(out, [ring], True, TOWER_BGR, scale, cv2.LINE_AA)

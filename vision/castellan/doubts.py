@@ -3,7 +3,8 @@
 Some pieces cannot be settled from one photo: a keep seen from nearly straight above may be single or
 double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
 hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, a tower read
-in a long wall's run (by its height alone) may be that wall's middle, a long wall read where a thin
+in a long wall's run (by its height alone) or between two short walls in line and thinner than the castle's
+other towers may be that wall's middle, a long wall read where a thin
 tower stood (`thin_towers`) may be that tower and two short walls, and a wall read to a tower an open
 wall's run passed through (`walls.open_walls_through_towers`) may not be there. The reader marks them;
 here the board is scored the other way round for each, so a player or an organiser knows which few
@@ -19,6 +20,7 @@ from tablesight.scoring.castellan.checks import midpoint
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import PhotoReading
+from tablesight.vision.castellan.thin_towers import thin_towers_in_doubt
 
 AS_TOWER_RUN = "a tower and two short walls"  # what a long wall read where a thin tower stood may be instead
 
@@ -80,13 +82,15 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
         elif not keep.double_certain:
             found.append(doubt("keep", f"k{i}", board.keeps[i].position, f"{kind} {keep.color} keep", other,
                                _keep_flipped(board, i)))
-    for tower, read in zip(board.towers, reading.towers, strict=True):
+    thin = thin_towers_in_doubt(reading.towers, reading.walls)
+    for i, (tower, read) in enumerate(zip(board.towers, reading.towers, strict=True)):
         if read.inferred:
             found.append(doubt("tower", tower.id, tower.position, "tower hidden behind a keep", "absent",
                                without_tower(board, tower.id)))
-        elif read.in_run and (as_long := run_as_long_wall(board, tower.id)) is not None:
-            found.append(doubt("tower", tower.id, tower.position, "tower in a long wall's run",
-                               "the middle of a long wall", as_long))
+        elif (read.in_run or i in thin) and (as_long := run_as_long_wall(board, tower.id)) is not None:
+            how = "tower in a long wall's run" if read.in_run else \
+                "tower between two short walls in line, thinner than the castle's others,"
+            found.append(doubt("tower", tower.id, tower.position, how, "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
         if not (wall.inferred or wall.through_thin_tower or wall.through_tower):
             continue
