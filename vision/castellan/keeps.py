@@ -13,7 +13,7 @@ Where the evidence is weak the keep is marked uncertain, not guessed.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -22,6 +22,7 @@ import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import PixelClasses, keep_label_image, warp_labels
+from tablesight.vision.castellan.keep_blends import is_blend
 from tablesight.vision.castellan.walls import KeepCover
 from tablesight.vision.mask_holes import filled_to_hulls
 from tablesight.vision.table_view import Region, TableView
@@ -744,15 +745,20 @@ def merge_close(readings: list[KeepReading], side: float) -> list[KeepReading]:
     return merged
 
 
-def without_overlaps(readings: list[KeepReading], side: float, tables_colours: Collection[str]) -> list[KeepReading]:
+def without_overlaps(readings: list[KeepReading], side: float, tables_colours: Collection[str],
+                     table_hue: Callable[[KeepReading], float | None] | None = None) -> list[KeepReading]:
     """The keeps less those standing in another's place: two keeps' square bases cannot overlap, so keeps of two
     colours whose centres are closer than a keep's side are one keep read twice. Of such a pair, a keep of one
     of the table's own colours (`tables_colours`) is dropped for the other: a keep's edge blends with the table
     into the colour between them (a green keep on orange wood leaves a yellow rim, and wood's yellow grain beside
     it joined that rim into a yellow keep 20 mm from the green: fresh 6868-016). Neither or both of the table's
-    colours: the one carving the smaller area is dropped."""
-    def weight(keep: KeepReading) -> tuple[bool, float]:
-        return keep.color not in tables_colours, keep.area_share or 0.0
+    colours: the one whose hue lies between the other's and the table's around them (`table_hue` of a keep,
+    None where the table is not saturated; `keep_blends.is_blend`) is dropped, else the one carving the
+    smaller area."""
+    def weight(keep: KeepReading, other: KeepReading) -> tuple[bool, bool, float]:
+        hue = table_hue(keep) if table_hue is not None else None
+        blend = hue is not None and is_blend(keep.color, other.color, hue)
+        return keep.color not in tables_colours, not blend, keep.area_share or 0.0
 
     dropped = set()
     for i, a in enumerate(readings):
@@ -760,7 +766,7 @@ def without_overlaps(readings: list[KeepReading], side: float, tables_colours: C
             b = readings[j]
             if i in dropped or j in dropped or a.color == b.color or math.hypot(a.x - b.x, a.y - b.y) >= side:
                 continue
-            dropped.add(j if weight(a) >= weight(b) else i)
+            dropped.add(j if weight(a, b) >= weight(b, a) else i)
     return [keep for i, keep in enumerate(readings) if i not in dropped]
 
 

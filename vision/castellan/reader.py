@@ -32,6 +32,7 @@ from tablesight.vision.castellan.carving import (
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.hidden_towers import hidden_towers
+from tablesight.vision.castellan.keep_blends import table_hue_around
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
@@ -517,7 +518,8 @@ class CastellanReader:
                     reading: PhotoReading, shadows: bool = True) -> None:
         dims = self.profile.dimensions
         found = without_overlaps(merge_close(find_keeps(view, planes, region, self.profile), dims.keep_side),
-                                 dims.keep_side, planes.tables_colours)
+                                 dims.keep_side, planes.tables_colours,
+                                 lambda keep: table_hue_around(view, (keep.x, keep.y), dims.keep_side))
         reach = dims.centre_spacing("short")
         on_castle = keeps_on_the_castle(found, solid, region, reach)
         if len(on_castle) < len(found):
