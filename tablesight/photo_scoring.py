@@ -40,7 +40,7 @@ class PhotoResult:
     def annotated(self) -> np.ndarray:
         from tablesight.vision.castellan.annotate import annotate
 
-        return annotate(self.photo.image, self.reading, self.report, self.profile)
+        return annotate(self.photo.image, self.reading, self.report, self.profile, self.doubts)
 
     def to_dict(self) -> dict:
         doc = self.report.to_dict() if self.report else {"game": "castellan"}

@@ -4,7 +4,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tablesight.vision.castellan.annotate import _beside_labels
+from tablesight.calibration.card_detection import virtual_card
+from tablesight.calibration.pieces import NOMINAL_PROFILE
+from tablesight.scoring.castellan.board import Board, Tower, Wall
+from tablesight.vision.castellan.annotate import _beside_labels, annotate
+from tablesight.vision.castellan.doubts import Doubt
+from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.drawing import text_with_outline
 
 
@@ -40,3 +45,29 @@ def test_overlay_text_is_ringed_in_black_around_its_letters(scale):
     outer = cv2.dilate(letters, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * scale + 3, 2 * scale + 3)))
     band = (outer > 0) & (inner == 0)
     assert (image.max(axis=2) < 100)[band].mean() > 0.8
+
+
+def _two_towers_and_a_wall():
+    """A photo of a plain table seen straight down at 2 px/mm, read as two towers joined by a long wall."""
+    image = np.full((600, 800, 3), 90, np.uint8)
+    card = virtual_card(image, 2.0)
+    middle = card.image_to_table(np.array([[400.0, 300.0]]))[0]
+    a, b = Tower("t1", middle[0] - 60, middle[1]), Tower("t2", middle[0] + 60, middle[1])
+    board = Board(towers=(a, b), walls=(Wall("w1", "long", ("t1", "t2")),))
+    return image, PhotoReading(board, card), card
+
+
+def test_the_overlay_marks_exactly_the_pieces_the_report_lists_in_doubt():
+    image, reading, card = _two_towers_and_a_wall()
+    plain = annotate(image, reading, None, NOMINAL_PROFILE)
+    doubt = Doubt("tower", "t2", reading.board.towers[1].position, "tower in a long wall's run",
+                  "the middle of a long wall", {}, {})
+    marked = annotate(image, reading, None, NOMINAL_PROFILE, [doubt])
+    changed = np.argwhere((marked != plain).any(axis=2))
+    assert len(changed) > 20  # a "?" was drawn …
+    t1, t2 = card.table_to_image(np.array([reading.board.towers[0].position, reading.board.towers[1].position]),
+                                 NOMINAL_PROFILE.tower_height)
+    rows, cols = changed[:, 0], changed[:, 1]
+    # … beside the doubted tower, and nowhere near the other.
+    assert np.hypot(cols - t2[0], rows - t2[1]).max() < 60  # the ring (~30 px) and the mark beside it
+    assert np.hypot(cols - t1[0], rows - t1[1]).min() > 150

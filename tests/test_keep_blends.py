@@ -23,9 +23,9 @@ def test_the_colour_between_a_keeps_and_the_tables_is_the_blend():
 def test_a_yellow_keep_with_a_wider_green_rim_on_turquoise_stays_yellow():
     top = KeepReading("yellow", 100.0, 100.0, False, True, None, area_share=0.6)
     rim = KeepReading("green", 102.0, 100.0, False, True, None, area_share=0.9)  # its edge mixed with the table
-    assert without_overlaps([rim, top], SIDE, (), lambda keep: TURQUOISE_HUE) == [top]
+    assert without_overlaps([rim, top], SIDE, (), lambda centre: TURQUOISE_HUE) == [top]
     # On a table of no strong colour nothing tells the blend: the bigger stays, as before.
-    assert without_overlaps([rim, top], SIDE, (), lambda keep: None) == [rim]
+    assert without_overlaps([rim, top], SIDE, (), lambda centre: None) == [rim]
     assert without_overlaps([rim, top], SIDE, ()) == [rim]
 
 

@@ -3,14 +3,16 @@ the warnings, and the card — drawn on the photo as the camera saw it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
 from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, PieceProfile
 from tablesight.scoring.castellan.report import Report
+from tablesight.vision.castellan.doubts import Doubt
 from tablesight.vision.castellan.reader import PhotoReading
-from tablesight.vision.castellan.thin_towers import thin_towers_in_doubt
 from tablesight.vision.castellan.trust import reading_trust
 from tablesight.vision.drawing import text_with_outline
 
@@ -20,7 +22,10 @@ UNOWNED_BGR = (200, 200, 200)
 WARNING_BGR = (0, 0, 255)
 
 
-def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, profile: PieceProfile) -> np.ndarray:
+def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, profile: PieceProfile,
+             doubts: Sequence[Doubt] = ()) -> np.ndarray:
+    """The overlay; each piece in `doubts` (`doubts.find_doubts`: what the report lists to check by eye) is
+    marked "?"."""
     out = image.copy()
     if reading.card is None:
         _banner(out, "No reference card found: print it with `tablesight card` and lay it beside the castle.")
@@ -37,40 +42,32 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
         _banner(out, reading.notes[0] if reading.notes else "No castle found.")
         return out
     towers = board.tower_map()
-    guessed = {frozenset(((round(reading.towers[w.start].x, 1), round(reading.towers[w.start].y, 1)),
-                          (round(reading.towers[w.end].x, 1), round(reading.towers[w.end].y, 1))))
-               for w in reading.walls if w.inferred or w.through_thin_tower or w.through_tower}
-    inferred_walls = []  # their midpoints, marked once the keeps in front of them are drawn
+    in_doubt = {(d.piece, d.id) for d in doubts}
+    walls_in_doubt = []  # their midpoints, marked once the keeps in front of them are drawn
     for wall in board.walls:
         a, b = board.wall_endpoints(wall, towers)
         pts = pose.project(np.array([a, b]), profile.wall_height)
         cv2.line(out, _pt(pts[0]), _pt(pts[1]), WALL_BGR, 2 * scale if wall.kind == "long" else scale, cv2.LINE_AA)
         if wall.ends[1] is None:
             cv2.drawMarker(out, _pt(pts[1]), WALL_BGR, cv2.MARKER_TILTED_CROSS, 10 * scale, scale)
-        if frozenset((tuple(a), tuple(b))) in guessed:  # inferred (behind a keep, thin tower, run through a tower)
-            inferred_walls.append(pts.mean(axis=0))
-    # Towers inferred behind a keep, read in a long wall's run by their height alone, or thin between two short
-    # walls in line (a long wall's middle?): check them by eye.
-    thin = thin_towers_in_doubt(reading.towers, reading.walls)
-    inferred = {(round(t.x, 1), round(t.y, 1)) for i, t in enumerate(reading.towers)
-                if t.inferred or t.in_run or i in thin}
+        if ("wall", wall.id) in in_doubt:
+            walls_in_doubt.append(pts.mean(axis=0))
     for tower in board.towers:
         ring = _poly(pose.project(_circle(tower.position, profile.dimensions.tower_radius), profile.tower_height))
         cv2.polylines(out, [ring], True, TOWER_BGR, scale, cv2.LINE_AA)
-        if tower.position in inferred:
+        if ("tower", tower.id) in in_doubt:
             text_with_outline(out, "?", _pt(ring.reshape(-1, 2).max(axis=0) + [2 * scale, 0]), 0.5 * scale, scale)
-    uncertain = {(round(k.x, 1), round(k.y, 1)) for k in reading.keeps if not k.double_certain}
-    for keep in board.keeps:
+    for i, keep in enumerate(board.keeps):
         colour = tuple(int(c) for c in NOMINAL_KEEP_BGR[keep.color])
         height = profile.keep_height * (2 if keep.double else 1)
         top = pose.project(np.array([keep.position]), height)[0]
         cv2.circle(out, _pt(top), 7 * scale, (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, _pt(top), 5 * scale, colour, -1, cv2.LINE_AA)
-        # "x2" for a double keep; "?" where single or double could not be told: check it by eye.
-        mark = ("x2" if keep.double else "") + ("?" if keep.position in uncertain else "")
+        # "x2" for a double keep; "?" where single or double could not be told, or the keep was inferred.
+        mark = ("x2" if keep.double else "") + ("?" if ("keep", f"k{i}") in in_doubt else "")
         if mark:
             text_with_outline(out, mark, _pt(top + [8 * scale, -4 * scale]), 0.5 * scale, scale)
-    for middle in inferred_walls:
+    for middle in walls_in_doubt:
         text_with_outline(out, "?", _pt(middle + [-14 * scale, -6 * scale]), 0.5 * scale, scale)
     if report is not None:
         for warning in report.warnings:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
-from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION
+from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colour_features
 from tablesight.vision.table_view import TableView
 
 RING_SIDES = (1.0, 1.5, 2.0)  # the table is looked at this many keep sides from the keeps' centre
@@ -25,20 +24,19 @@ HUE_BIN = 6  # (OpenCV hue, 0–180) the table's hue is the ring's commonest in 
 
 def table_hue_around(view: TableView, centre: tuple[float, float], side: float) -> float | None:
     """The table's commonest hue (OpenCV 0–180) among the saturated pixels of rings around a keep's centre
-    (table mm) on the table plane; None where too little of them is saturated (a grey, white or wooden-pale
-    table: a keep's edge blends into paler keep colour there, not into another colour)."""
+    (table mm; keeps `side` mm wide) on the table plane; None where too little of them is saturated (a grey,
+    white or wooden-pale table: a keep's edge blends into paler keep colour there, not into another colour)."""
     angles = np.linspace(0.0, 2 * math.pi, RING_POINTS, endpoint=False)
     points = np.concatenate([np.column_stack([centre[0] + r * side * np.cos(angles),
                                               centre[1] + r * side * np.sin(angles)]) for r in RING_SIDES])
     cols, rows = view.plane_pixels(points, 0.0, view.image.shape)
     if len(cols) < len(points) // 2:
         return None
-    colours = np.clip(view.normalised(view.image[rows, cols].reshape(1, -1, 3)), 0.0, 1.0).astype(np.float32)
-    hsv = cv2.cvtColor(colours, cv2.COLOR_BGR2HSV).reshape(-1, 3)  # float: hue in degrees, saturation 0–1
-    saturated = hsv[:, 1] > MIN_KEEP_SATURATION
+    features = colour_features(view.normalised(view.image[rows, cols].reshape(1, -1, 3)))
+    saturated = features.saturation.ravel() > MIN_KEEP_SATURATION
     if saturated.sum() < MIN_SATURATED_SHARE * len(points):
         return None
-    counts = np.bincount((hsv[saturated, 0] / 2 // HUE_BIN).astype(int), minlength=180 // HUE_BIN + 1)
+    counts = np.bincount((features.hue.ravel()[saturated] // HUE_BIN).astype(int), minlength=180 // HUE_BIN + 1)
     return (int(np.argmax(counts)) + 0.5) * HUE_BIN
 
 

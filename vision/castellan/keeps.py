@@ -746,17 +746,16 @@ def merge_close(readings: list[KeepReading], side: float) -> list[KeepReading]:
 
 
 def without_overlaps(readings: list[KeepReading], side: float, tables_colours: Collection[str],
-                     table_hue: Callable[[KeepReading], float | None] | None = None) -> list[KeepReading]:
+                     table_hue: Callable[[tuple[float, float]], float | None] | None = None) -> list[KeepReading]:
     """The keeps less those standing in another's place: two keeps' square bases cannot overlap, so keeps of two
     colours whose centres are closer than a keep's side are one keep read twice. Of such a pair, a keep of one
     of the table's own colours (`tables_colours`) is dropped for the other: a keep's edge blends with the table
     into the colour between them (a green keep on orange wood leaves a yellow rim, and wood's yellow grain beside
     it joined that rim into a yellow keep 20 mm from the green: fresh 6868-016). Neither or both of the table's
-    colours: the one whose hue lies between the other's and the table's around them (`table_hue` of a keep,
-    None where the table is not saturated; `keep_blends.is_blend`) is dropped, else the one carving the
-    smaller area."""
-    def weight(keep: KeepReading, other: KeepReading) -> tuple[bool, bool, float]:
-        hue = table_hue(keep) if table_hue is not None else None
+    colours: the one whose hue lies between the other's and the table's around them (`table_hue` of the pair's
+    middle, table mm; None where the table is not saturated; `keep_blends.is_blend`) is dropped, else the one
+    carving the smaller area."""
+    def weight(keep: KeepReading, other: KeepReading, hue: float | None) -> tuple[bool, bool, float]:
         blend = hue is not None and is_blend(keep.color, other.color, hue)
         return keep.color not in tables_colours, not blend, keep.area_share or 0.0
 
@@ -766,7 +765,8 @@ def without_overlaps(readings: list[KeepReading], side: float, tables_colours: C
             b = readings[j]
             if i in dropped or j in dropped or a.color == b.color or math.hypot(a.x - b.x, a.y - b.y) >= side:
                 continue
-            dropped.add(j if weight(a, b) >= weight(b, a) else i)
+            hue = table_hue(((a.x + b.x) / 2, (a.y + b.y) / 2)) if table_hue is not None else None
+            dropped.add(j if weight(a, b, hue) >= weight(b, a, hue) else i)
     return [keep for i, keep in enumerate(readings) if i not in dropped]
 
 
