@@ -86,4 +86,4 @@ def score_photo(photo: Photo, profile: PieceProfile = NOMINAL_PROFILE, lens: Len
         return PhotoResult(photo, reading, None, profile, [])
     report = score_board(reading.board, profile.dimensions, boxes)
     doubts = find_doubts(reading, reading.board, profile.dimensions, boxes)
-    return PhotoResult(photo, reading, report, profile, doubts, reading_trust(reading, report, doubts))
+    return PhotoResult(photo, reading, report, profile, doubts, reading_trust(reading, report, len(doubts)))

@@ -65,7 +65,7 @@ class LiveSession:
                     # A new stable state is the board of the reading just made: its doubts are that reading's.
                     dims = self.reader.profile.dimensions
                     doubts = find_doubts(update.reading, update.stable, dims)
-                    trust = reading_trust(update.reading, score_board(update.stable, dims), doubts)
+                    trust = reading_trust(update.reading, score_board(update.stable, dims), len(doubts))
                     state = record_state(self.store, self.game_id, "live", update.stable, None,
                                          pose_to_dict(update.reading.card.pose),
                                          doubts=[d.to_dict() for d in doubts], profile=self.reader.profile,

@@ -75,7 +75,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
             cv2.drawMarker(out, _pt(where), WARNING_BGR, cv2.MARKER_TRIANGLE_UP, 18 * scale, 2 * scale)
             cv2.putText(out, warning.rule or "!", _pt(where + [10 * scale, 0]), cv2.FONT_HERSHEY_SIMPLEX,
                         0.5 * scale, WARNING_BGR, scale, cv2.LINE_AA)
-        _legend(out, report, reading_trust(reading, report, doubts).level == "misread", scale)
+        _legend(out, report, reading_trust(reading, report, 0).level == "misread", scale)
     return out
 
 

@@ -170,7 +170,7 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
                                     title)
             cv2.imwrite(str(pictures / f"{path.stem}-truth.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if report is not None:
-        result.trust = reading_trust(reading, report, doubts).level
+        result.trust = reading_trust(reading, report, result.doubts).level
     return result
 
 

@@ -16,11 +16,9 @@ breaks no rule for having nothing to break them with.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from tablesight.scoring.castellan.report import Report
-from tablesight.vision.castellan.doubts import Doubt
 from tablesight.vision.castellan.looks import rules_broken
 from tablesight.vision.castellan.reader import MAX_SPECK_TOWERS
 from tablesight.vision.castellan.reading import PhotoReading
@@ -47,11 +45,10 @@ class Trust:
     level: str
     misread_pieces: int  # the fewest pieces misread that the rules broken and the pieces left apart take
     towers: int
-    doubts: int  # pieces in doubt whose other way changes a score
+    doubts: int
     unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS or on `table_colours`
     table_colours: tuple[str, ...] = ()  # the keep colours the table has
     first_look_towers: int = 0  # towers the first look read, where clearly more than this look's (else 0)
-    harmless_doubts: int = 0  # pieces in doubt whose other way changes no score
 
     @property
     def few_towers(self) -> bool:
@@ -80,19 +77,14 @@ class Trust:
             if self.few_towers:
                 parts.append(f"only {self.towers} tower(s) read (if the castle has more, take the photo again)")
             return f"check by eye: {'; '.join(parts)}"
-        if self.harmless_doubts:
-            return (f"read cleanly: the board read breaks no rule, and the {self.harmless_doubts} piece(s) in doubt "
-                    f"listed below change no score")
         return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
 
     def to_dict(self) -> dict:
         return {"level": self.level, "misread_pieces": self.misread_pieces, "sentence": self.sentence()}
 
 
-def reading_trust(reading: PhotoReading, report: Report, doubts: Sequence[Doubt]) -> Trust:
-    """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt
-    (`doubts.find_doubts`). Only those whose other way changes a score speak against it: the scores are the
-    same whichever way the others are."""
+def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
+    """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt."""
     towers = len(reading.towers)
     reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
     misread = rules_broken(reading_faults) + reading.stranded
@@ -100,11 +92,9 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: Sequence[Doubt]
     colours = reading.table_keep_colours
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS or (unclaimed and colours) else 0
     first_look = reading.first_look_towers if reading.first_look_towers - towers >= LOOK_LOST_TOWERS else 0
-    stakes = sum(1 for doubt in doubts if doubt.changed)
-    trust = Trust("read", misread, towers, stakes, unclaimed, colours if unclaimed else (), first_look,
-                  len(doubts) - stakes)
+    trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else (), first_look)
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
-    if misread or stakes or unclaimed or trust.few_towers or first_look:
+    if misread or doubts or unclaimed or trust.few_towers or first_look:
         return replace(trust, level="check")
     return trust
