@@ -95,9 +95,13 @@ def _placements(quads: np.ndarray, levels: np.ndarray) -> list[tuple[np.ndarray,
     chosen = []
     for rough, by_squares in ((most_squares, True), (darkest, False)):
         grown = [g for g in (_grown(h, quads, centres, areas) for h in rough) if g is not None]
-        if by_squares:
-            grown.sort(key=lambda g: -len(g[1]))
-        anchored = [_re_anchored(*g, quads, centres, areas) for g in grown[:MAX_CANDIDATES]]
+        most = sorted(grown, key=lambda g: -len(g[1]))[:MAX_CANDIDATES]
+        # The darkest seeds' first placements, and their placements finding most squares: the darkest seeds
+        # lie on the card's squares, but the first grown from them may find too few to count (soft 048 on a
+        # patterned table: 7, 7, 5, 0 squares, the card's 8 and 10 further down the list).
+        first = grown[:MAX_CANDIDATES]
+        candidates = most if by_squares else first + [g for g in most if not any(g is f for f in first)]
+        anchored = [_re_anchored(*g, quads, centres, areas) for g in candidates]
         chosen += [g for g in anchored if len(g[1]) >= MIN_SQUARES]
     return sorted(chosen, key=lambda g: -len(g[1]))
 
