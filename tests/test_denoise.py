@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablesight.synthetic.dataset import truth_path
-from tablesight.vision.castellan.reader import quietened_with_card
+from tablesight.vision.castellan.card_through_grain import quietened_with_card
 from tablesight.vision.denoise import NOISY_LEVELS, noise_level, quietened
 
 

@@ -11,14 +11,15 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.calibration.camera import Lens
-from tablesight.calibration.card import SQUARE_MM, board_object_points, card_outline_mm
-from tablesight.calibration.card_detection import CardDetection, find_card, through_focal
+from tablesight.calibration.card import SQUARE_MM, card_outline_mm
+from tablesight.calibration.card_detection import CardDetection, through_focal
 from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
+from tablesight.vision.castellan.card_through_grain import quietened_with_card
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -787,24 +788,6 @@ def _drop_specks(reading: PhotoReading) -> None:
     reading.stranded += dropped
     reading.notes.append(f"left out {dropped} tower(s) standing apart from the castle with at most "
                          f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
-
-
-def quietened_with_card(image: np.ndarray, card: CardDetection | None, lens: Lens | None,
-                         focal_35mm: float | None) -> tuple[np.ndarray, float, CardDetection | None]:
-    """The photo smoothed for its grain (`quietened`), its grain, and its card (`card` if given): found in the
-    smoothed photo, where grain moves the corners (6 levels of it: the focal length 12 % off), unless more of
-    its corners are found in the photo as it is. A small photo's fine texture measures as grain too, and a
-    3 x 3 median then wipes the markers' bits of a small card out (sample 056 at half size: 15 of 24 corners,
-    the focal length 37 % off and the castle placed 10-30 cm away)."""
-    smoothed, grain = quietened(image)
-    if card is not None:
-        return smoothed, grain, card
-    card = find_card(smoothed, lens, focal_35mm)
-    if smoothed is not image and (card is None or card.corner_count < len(board_object_points())):
-        as_taken = find_card(image, lens, focal_35mm)
-        if as_taken is not None and (card is None or as_taken.corner_count > card.corner_count):
-            card = as_taken
-    return smoothed, grain, card
 
 
 def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:
