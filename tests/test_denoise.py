@@ -9,7 +9,7 @@ import pytest
 
 from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.card_through_grain import quietened_with_card
-from tablesight.vision.denoise import NOISY_LEVELS, noise_level, quietened
+from tablesight.vision.denoise import NOISY_LEVELS, colour_noise_level, noise_level, quietened
 
 
 def _scene() -> np.ndarray:
@@ -40,15 +40,40 @@ def test_only_a_grainy_photo_is_smoothed_and_smoothing_takes_most_of_its_grain()
     assert abs(int(smoothed[200, 45, 0]) - 150) < 12 and abs(int(smoothed[200, 30, 0]) - int(clean[200, 30, 0])) < 12
 
 
-def test_a_small_photos_card_is_found_where_more_of_its_corners_show():
-    """Sample 056 at half size: its table's fine texture measures as grain, and the 3 x 3 median that smooths
-    it wipes out most of a 130 px card's marker bits (15 of 24 corners, the focal length 37 % off). The card is
-    then taken from the photo as it is, where all its corners show; the pieces are still read smoothed."""
-    path = Path(__file__).parent.parent / "samples" / "castellan" / "photos" / "photo-056.jpg"
-    full = cv2.imread(str(path))
-    photo = cv2.resize(full, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    true_focal = json.loads(truth_path(path).read_text())["camera"]["matrix"][0][0] * 0.5
-    smoothed, grain, card = quietened_with_card(photo, None, None, None)
-    assert grain > NOISY_LEVELS and smoothed is not photo
+def _half_size_sample(name: str) -> tuple[np.ndarray, float]:
+    """A sample at half size (a webcam's 1137 x 640 or so) and its true focal length there (px)."""
+    path = Path(__file__).parent.parent / "samples" / "castellan" / "photos" / name
+    photo = cv2.resize(cv2.imread(str(path)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return photo, json.loads(truth_path(path).read_text())["camera"]["matrix"][0][0] * 0.5
+
+
+def test_grain_in_the_colour_is_told_from_grain_in_the_light():
+    clean = np.clip(_scene(), 0, 255).astype(np.uint8)
+    rng = np.random.default_rng(3)
+    light_only = np.clip(_scene() + rng.normal(0, 4, clean.shape[:2])[..., None], 0, 255).astype(np.uint8)
+    each_channel = np.clip(_scene() + rng.normal(0, 4, clean.shape), 0, 255).astype(np.uint8)
+    assert colour_noise_level(clean) < 0.5 and noise_level(light_only) > 3.0
+    assert colour_noise_level(light_only) < 0.5  # a phone's app leaves this: grain of the light alone
+    assert 3.0 < colour_noise_level(each_channel) < 5.0
+    assert colour_noise_level(cv2.cvtColor(each_channel, cv2.COLOR_BGR2GRAY)) == 0.0
+
+
+def test_a_small_photos_card_is_found_and_its_pieces_read_without_smoothing_its_grain_of_light():
+    """Sample 056 at half size: its camera's grain, coarser than a pixel at full size, measures 2 levels in the
+    light at half size and little in the colour. The 3 x 3 median wiped out most of a 130 px card's marker bits
+    (15 of 24 corners, the focal length 37 % off) and the edges of walls 4-8 px wide: the photo, read enlarged,
+    is read as it is, its card too."""
+    photo, true_focal = _half_size_sample("photo-056.jpg")
+    assert noise_level(photo) > NOISY_LEVELS and colour_noise_level(photo) <= NOISY_LEVELS
+    read, grain, card = quietened_with_card(photo, None, None, None)
+    assert read is photo and grain == 0.0
     assert card.corner_count == 24
     assert card.pose.lens.focal == pytest.approx(true_focal, rel=0.03)
+
+
+def test_a_small_photo_with_grain_in_each_channel_is_read_smoothed():
+    photo, _ = _half_size_sample("photo-056.jpg")
+    grainy = np.clip(photo + np.random.default_rng(4).normal(0, 4, photo.shape), 0, 255).astype(np.uint8)
+    read, grain, card = quietened_with_card(grainy, None, None, None)
+    assert card is not None and grain > NOISY_LEVELS
+    assert noise_level(read) < 0.6 * grain

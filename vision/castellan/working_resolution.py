@@ -31,7 +31,7 @@ SMALLER_FROM = 0.9  # a photo is made smaller only when this share of its size o
 def working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarray, CardDetection]:
     """The photo and its card at about WORKING_PX_PER_MM near the card: big ones made smaller, those coarser
     than half of it enlarged (ENLARGEMENT), others as they are."""
-    factor = WORKING_PX_PER_MM * card.mm_per_pixel()
+    factor = _scale_factor(card)
     if factor >= ENLARGEMENT:
         factor = ENLARGEMENT
         resized = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
@@ -41,6 +41,15 @@ def working_resolution(image: np.ndarray, card: CardDetection) -> tuple[np.ndarr
         resized = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     size = (resized.shape[1], resized.shape[0])
     return resized, card.scaled(size[0] / image.shape[1], size)
+
+
+def read_enlarged(card: CardDetection) -> bool:
+    """Whether the photo of this card is coarse enough to be read enlarged (see `working_resolution`)."""
+    return _scale_factor(card) >= ENLARGEMENT
+
+
+def _scale_factor(card: CardDetection) -> float:
+    return WORKING_PX_PER_MM * card.mm_per_pixel()
 
 
 def card_at_photo_size(reading: PhotoReading, shape: tuple[int, ...]) -> PhotoReading:
