@@ -8,8 +8,9 @@ found .71 precision / .79 recall before, .94 / .89 after).
 
 Grain is measured twice: in the light (`noise_level`) and in the colour (`colour_noise_level`). A phone's
 app smooths the colour's grain away and leaves the light's; a webcam's or a raw sensor's grain is in each
-channel on its own. It is the colour's grain that speckles the tests of colour (a plain blue table under 3
-levels of it, read unsmoothed: 800 grey specks taken for towers).
+channel on its own, and speckles the tests of colour (sample 016 under 3 levels of it in each channel, read
+unsmoothed: its plain dark table taken for 800 towers). Where the median costs a coarse photo its pieces'
+edges, only grain in the colour is worth that (`card_through_grain`).
 """
 
 from __future__ import annotations
