@@ -71,9 +71,11 @@ def test_a_small_photos_card_is_found_and_its_pieces_read_without_smoothing_its_
     assert card.pose.lens.focal == pytest.approx(true_focal, rel=0.03)
 
 
-def test_a_small_photo_with_grain_in_each_channel_is_read_smoothed():
+@pytest.mark.parametrize("channels", [3, 1], ids=["grain in each channel", "heavy grain of light alone"])
+def test_a_small_photo_with_grain_in_the_colour_or_heavy_grain_is_read_smoothed(channels):
     photo, _ = _half_size_sample("photo-056.jpg")
-    grainy = np.clip(photo + np.random.default_rng(4).normal(0, 4, photo.shape), 0, 255).astype(np.uint8)
+    noise = np.random.default_rng(4).normal(0, 4, photo.shape[:2] + (channels,))
+    grainy = np.clip(photo + noise, 0, 255).astype(np.uint8)
     read, grain, card = quietened_with_card(grainy, None, None, None)
     assert card is not None and grain > NOISY_LEVELS
     assert noise_level(read) < 0.6 * grain
