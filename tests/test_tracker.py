@@ -104,3 +104,24 @@ def test_a_still_camera_s_colour_fringes_are_measured_once(monkeypatch):
     assert len(read) == 2 and len(measures) == 1
     assert measures[0].worth_taking_out and all(r.fringes is measures[0] for r in read)
     assert all(any("colour fringes" in note for note in r.notes) for r in read)
+
+
+def test_an_empty_table_seen_live_is_not_read_again_through_other_focal_lengths(frames, monkeypatch):
+    """A live camera's card, once read, holds its lens: where a later settled frame shows no castle (the empty
+    table at the clip's start), it is not read again through other focal lengths (1.2 s a frame); the first
+    frame, whose card is found there, still may be."""
+    from tablesight.vision.castellan.reader import CastellanReader
+
+    tried = []
+    original = CastellanReader._through_other_focals
+
+    def counted(self, *args, **kwargs):
+        tried.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(CastellanReader, "_through_other_focals", counted)
+    reader = CastellanReader()
+    first = reader.read(frames[0])
+    assert not first.towers and len(tried) == 1
+    again = reader.read(frames[1], card=first.card, fringes=first.fringes, live=True)
+    assert not again.towers and len(tried) == 1

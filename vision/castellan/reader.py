@@ -113,7 +113,7 @@ class CastellanReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 1,
-             fringes: ColourFringes | None = None) -> PhotoReading:
+             fringes: ColourFringes | None = None, live: bool = False) -> PhotoReading:
         """The pieces in a photo, read through the card's lens, then (`refinements` times: once; the joint
         fit leaves little for a second round, unless it moved the focal length far from the card's)
         through the lens fitted to the card and that reading's castle. A reading that breaks the rules
@@ -121,13 +121,16 @@ class CastellanReader:
         the photo is read again with its colours seen another way (LOOKS; see `looked_again`).
         A big photo is read at a working resolution (its `view`); the reading's card is the photo's own,
         at its size, as the overlay draws it and a next frame's reading reuses it; `fringes`: the lens's colour
-        fringes if already measured (a live camera's earlier frame), else they are measured on the card."""
-        reading = self._read(image, focal_35mm, card, refinements, fringes)
+        fringes if already measured (a live camera's earlier frame), else they are measured on the card. `live`: a
+        live camera's frame, whose card (if given) was read from an earlier frame: where no castle is seen, other
+        focal lengths are not tried (no castle is most often no castle yet)."""
+        reading = self._read(image, focal_35mm, card, refinements, fringes, live)
         return card_at_photo_size(reading, image.shape)
 
     def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
-              refinements: int, fringes: ColourFringes | None = None) -> PhotoReading:
+              refinements: int, fringes: ColourFringes | None = None, live: bool = False) -> PhotoReading:
         timings: dict[str, float] = {}
+        live_card = live and card is not None  # a live camera's card, read from an earlier frame
         with timed(timings, "card"):
             if card is None:
                 self._say("finding the reference card")
@@ -145,7 +148,9 @@ class CastellanReader:
         self._say("reading the pieces")
         small, first = self.first_look(image, focal_35mm, card, refinements, timings)
         reading = self.looked_again(small, focal_35mm, first, timings)
-        if self.lens is None and card.seen and self._no_castle(reading):
+        if self.lens is None and card.seen and not live_card and self._no_castle(reading):
+            # Not for a live camera's later frames: its card's lens was read once and holds; no castle through it is
+            # most often no castle yet (an empty table at a game's start: 1.2 s of other focal lengths a frame).
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         self.towers_after_the_look(reading)
         self._keeps_the_rules_need(reading)

@@ -81,7 +81,7 @@ class LiveTracker:
         last = self.last_reading
         card = _card_if_still_valid(last.card, frame) if last is not None else None
         # The camera has not moved: its lens's colour fringes are those measured before.
-        reading = self.reader.read(frame, card=card, fringes=last.fringes if card is not None else None)
+        reading = self.reader.read(frame, card=card, fringes=last.fringes if card is not None else None, live=True)
         self.last_reading = reading
         board = reading.board
         if board is None and reading.card is not None and reading.region is None:
