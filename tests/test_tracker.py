@@ -72,6 +72,21 @@ def test_skin_is_hands_only_where_the_picture_changed():
     assert has_hands(with_arm, table)
 
 
+def test_pieces_set_down_in_skin_colour_are_not_hands_an_arm_from_the_edge_is():
+    """Grey plastic under a warm lamp is skin-coloured: new walls within the frame are pieces, while the same
+    colour reaching in from the frame's edge is an arm (the sample clip's last walls were taken for hands
+    for good once its thumbnails were 256 pixels wide instead of 240)."""
+    table = np.full((90, 160, 3), (40, 60, 90), np.uint8)  # dark wood
+    warm_grey = (110, 145, 200)  # skin-coloured in YCrCb
+    walls = table.copy()
+    for y in (30, 45, 60):
+        cv2.line(walls, (50, y), (110, y), warm_grey, 6)
+    assert not has_hands(walls, table)
+    arm = walls.copy()
+    cv2.line(arm, (159, 20), (115, 45), warm_grey, 10)
+    assert has_hands(arm, table)
+
+
 def test_a_stand_in_for_a_card_not_found_is_never_reused_for_the_next_frame():
     from tablesight.calibration.card_detection import virtual_card
     from tablesight.vision.castellan.tracker import _card_if_still_valid
