@@ -1241,7 +1241,10 @@ def test_another_look_may_drop_the_towers_a_broken_first_reading_invented_but_no
                                        (12, 30, True),
                                        (11, 30, False),  # fewer than half of them is no castle however broken
                                        (11, 48, False),  # ... up to two misread pieces a tower
-                                       (8, 49, True)):  # more: the table's texture read, not a castle to keep
+                                       (8, 49, True),  # more: the table's texture read, not a castle to keep
+                                       (3, 49, True),
+                                       (2, 49, False),  # ... but a reading of no castle does not replace it
+                                       (1, 80, False)):  # (fresh 11100-028: 39 towers, 81 misfits, then 1 kept)
         other, other_report = _towers_only(count)
         verdict = keeps_the_pieces(other, other_report, first, first_report, first_misfits)
         assert verdict is kept, (count, first_misfits)

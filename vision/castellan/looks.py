@@ -25,6 +25,10 @@ MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of i
 # all (sample 016 with colour fringes: the plain table's noise, turned to chroma noise at the photo's edges,
 # read as 172 towers taking 482 misread pieces; the look taking shade for table read the 63 towers exact).
 MAX_FLOORED_MISFITS_PER_TOWER = 2.0
+# ... yet a castle read as texture is not lost to a look reading no castle at all: this many towers or fewer is
+# a game's start or specks of the table (`_drop_specks`), and breaks no rule for want of pieces to break them with
+# (fresh 11100-028, grey castle on grey cloth: 39 towers with 81 misfits first, then 1 tower and none kept).
+MAX_SPECK_TOWERS = 2
 
 
 @dataclass(frozen=True)
@@ -164,13 +168,14 @@ def keeps_the_pieces(other: PhotoReading, other_report: Report | None, first: Ph
     `first_misfits` (rules broken, pieces stranded) may stand for need not be kept (a first reading with
     towers read in the table's texture breaks rules for each, and another look rightly drops them), but
     half of them must (MIN_KEPT_TOWERS_SHARE), unless its misfits are more than MAX_FLOORED_MISFITS_PER_TOWER
-    a tower (texture read as a castle). Of the keeps, the courtyards the first reading has claimed count (by
+    a tower (texture read as a castle) — though even then one reading no castle (MAX_SPECK_TOWERS towers or
+    fewer) does not replace one that read a castle. Of the keeps, the courtyards the first reading has claimed count (by
     one colour); keeps it read outside every courtyard or beside another colour's are what another look may
     well lose (the table's colour in the walls' shadows read as keeps), and so are keeps beyond a courtyard's
     one (a claim places one keep, C5)."""
     floor = MIN_KEPT_TOWERS_SHARE * len(first.towers)
     if first_misfits > MAX_FLOORED_MISFITS_PER_TOWER * len(first.towers):
-        floor = 0.0
+        floor = MAX_SPECK_TOWERS + 1 if len(first.towers) > MAX_SPECK_TOWERS else 0
     return (other_report is not None  # reading nothing breaks no rule: it lost everything
             and len(other.towers) >= max(KEPT_PIECES_SHARE * (len(first.towers) - first_misfits), floor)
             and _claimed_courtyards(other_report) >= KEPT_PIECES_SHARE * _claimed_courtyards(first_report))

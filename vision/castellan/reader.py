@@ -48,6 +48,7 @@ from tablesight.vision.castellan.keeps import (
 from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
 from tablesight.vision.castellan.looks import (
     LOOKS,
+    MAX_SPECK_TOWERS,
     TOWER_TOP_SHARE,
     WALL_TOP_SHARE,
     Look,
@@ -82,7 +83,6 @@ from tablesight.vision.table_view import Region, TableView
 
 # The castle is rectified at about the photo's own resolution there: finer adds no detail, only time.
 MIN_PX_PER_MM, MAX_PX_PER_MM = 1.0, 2.5
-MAX_SPECK_TOWERS = 2
 FAR_FROM_CARD_MM = 850.0  # a castle whose towers are this far from the card (median) gets a note on it
 FAR_OFF_FOCAL = 0.15  # (log) a lens refined this far from the card's focal length is refined once more
 # Through the card's own lens, a castle's walls measure within 4.4 % of the profile's spans on every sample

@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tablesight.scoring.castellan.report import Report
-from tablesight.vision.castellan.looks import rules_broken
-from tablesight.vision.castellan.reader import MAX_SPECK_TOWERS
+from tablesight.vision.castellan.looks import MAX_SPECK_TOWERS, rules_broken
 from tablesight.vision.castellan.reading import PhotoReading
 
 PLAYERS_MISTAKES = frozenset({"unclaimed-courtyard", "several-double-keeps"})
