@@ -140,3 +140,45 @@ def test_an_empty_table_seen_live_is_not_read_again_through_other_focal_lengths(
     assert not first.towers and len(tried) == 1
     again = reader.read(frames[1], card=first.card, fringes=first.fringes, live=True)
     assert not again.towers and len(tried) == 1
+
+
+def test_a_still_camera_s_table_colours_are_learnt_once_and_again_when_the_table_by_the_card_changes(
+        frames, monkeypatch):
+    """The table's colours around the card are the same in every frame of a still camera: the confirming read
+    takes them from the first settled one. Something new around the card, or the exposure drifting there, has
+    them learnt again; a change elsewhere (the castle growing) does not."""
+    from tablesight.vision.castellan.tracker import _band_unchanged, _thumbnail
+    from tablesight.vision.segmentation import TableModel, table_band_mm
+
+    learnt = []
+    original = TableModel.learn.__func__
+
+    def counted(cls, *args, **kwargs):
+        learnt.append(args)
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(TableModel, "learn", classmethod(counted))
+    tracker = LiveTracker()
+    readings = [tracker.process(frames[40]).reading for _ in range(SETTLE_FRAMES + 3)]
+    read = [r for i, r in enumerate(readings) if r is not None and r is not readings[i - 1]]
+    assert len(read) == 2
+    after_first = len(learnt)
+    tracker._read_since_still = False  # settled again: read once more, as after hands that changed nothing
+    tracker.process(frames[40])
+    assert after_first >= 1 and len(learnt) == after_first  # the later reads learnt nothing anew
+
+    card, frame = read[0].card, frames[40]
+    thumb = _thumbnail(frame)
+    assert _band_unchanged(card, frame.shape, thumb, thumb)
+    assert not _band_unchanged(card, frame.shape, thumb, cv2.convertScaleAbs(thumb, alpha=1.1))  # exposure
+    band = card.table_to_image(table_band_mm())  # corners of the band, the card within it
+    near_card = frame.copy()
+    x, y = np.round(card.image_points.mean(axis=0) + 0.75 * (band[1] - card.image_points.mean(axis=0))).astype(int)
+    cv2.rectangle(near_card, (int(x) - 60, int(y) - 60), (int(x) + 60, int(y) + 60), (200, 40, 40), -1)
+    assert not _band_unchanged(card, frame.shape, thumb, _thumbnail(near_card))
+    far_away = frame.copy()
+    far = np.array([w for w in ((0, 0), (frame.shape[1] - 120, 0), (0, frame.shape[0] - 120),
+                                (frame.shape[1] - 120, frame.shape[0] - 120))
+                    if cv2.pointPolygonTest(band.astype(np.float32), (w[0] + 60.0, w[1] + 60.0), True) < -150][0])
+    cv2.rectangle(far_away, tuple(int(v) for v in far), tuple(int(v) + 120 for v in far), (200, 40, 40), -1)
+    assert _band_unchanged(card, frame.shape, thumb, _thumbnail(far_away))

@@ -59,6 +59,7 @@ INK_SHARE_RESTORED = 0.5  # chromaticity from halfway between card units and the
 BINS = (40, 40, 10)
 SHARE_BINS = 1.2  # chromaticity shares are binned from 0 to 1/1.2 (a colour's r or g share is rarely more)
 SECTORS = 8
+TABLE_BAND_MM = 110.0  # the table's colours are learnt this far around the card's sheet
 # A pixel of the table band lying between the chromaticities around it (BLEND_WINDOW px square), by more
 # than this share of their span and this many bins either way, where they span this many times their
 # typical span, is a blend of two colours and not learnt (`steady_colour`), if both are coloured: this far
@@ -194,8 +195,8 @@ class TableModel:
         if not view.card.seen:
             return cls.learn_from_border(view, ink_level)
         outline = card_outline_mm()
-        lo, hi = outline.min(axis=0) - 110, outline.max(axis=0) + 110
-        region = Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), 1.0)
+        (x0, y0), _, (x1, y1), _ = table_band_mm()
+        region = Region(float(x0), float(y0), float(x1), float(y1), 1.0)
         own, keys, weights = soft_chroma_keys(view.rectify(0.0, region), ink_level)
         inner = np.zeros(region.size[::-1], np.uint8)
         card_px = region.to_pixels(outline + np.sign(outline - outline.mean(axis=0)) * 15)
@@ -245,6 +246,14 @@ class TableModel:
         `shaded`: also the chromaticities a table colour drifts to in deep shade."""
         hues = self.shaded_hue_histogram if shaded else self.hue_histogram
         return hues.ravel()[feats.chroma_key]
+
+
+def table_band_mm() -> np.ndarray:
+    """The corners of the window the table's colours are learnt in (`TableModel.learn`): the card's sheet and
+    TABLE_BAND_MM around it, in table mm, clockwise from its lowest x and y."""
+    outline = card_outline_mm()
+    (x0, y0), (x1, y1) = outline.min(axis=0) - TABLE_BAND_MM, outline.max(axis=0) + TABLE_BAND_MM
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
 def _voted_histogram(keys: np.ndarray, weights: np.ndarray, sector: np.ndarray) -> np.ndarray:

@@ -73,8 +73,12 @@ class Region:
 
 
 class TableView:
-    def __init__(self, image: np.ndarray, card: CardDetection) -> None:
+    def __init__(self, image: np.ndarray, card: CardDetection, camera_memory: dict | None = None) -> None:
+        """`camera_memory`: what a live camera's earlier frames learnt through this card and still holds (the
+        table's colours around it), shared with the views of its later frames and filled in as learnt; None:
+        a photo, whose views learn everything afresh."""
         self.card = card
+        self.camera_memory = camera_memory
         self.pose = card.pose
         lens = card.pose.lens
         self._maps = None
@@ -96,6 +100,15 @@ class TableView:
         if key not in self._derived:
             self._derived[key] = make()
         return self._derived[key]
+
+    def remembered(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """Like `derived`, for what holds for every frame of a live camera while its card does (`camera_memory`):
+        made once for them all."""
+        if self.camera_memory is None:
+            return self.derived(key, make)
+        if key not in self.camera_memory:
+            self.camera_memory[key] = make()
+        return self.camera_memory[key]
 
     @property
     def ink_level(self) -> np.ndarray:

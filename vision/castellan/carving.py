@@ -93,9 +93,10 @@ class PixelClasses:
 
 
 def table_seen_by(view: TableView, look: Look) -> TableModel:
-    """The table's colours learnt around the card as `look` sees them (once per view and kind of chroma)."""
+    """The table's colours learnt around the card as `look` sees them (once per view and kind of chroma, or for
+    a live camera's frames once while its card holds: `TableView.remembered`)."""
     ink = _ink_level(view, look)
-    return view.derived(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
+    return view.remembered(("table", look.camera_chroma), lambda: TableModel.learn(view, ink))
 
 
 def _ink_level(view: TableView, look: Look) -> np.ndarray | None:

@@ -113,7 +113,8 @@ class CastellanReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None = None,
              card: CardDetection | None = None, refinements: int = 1,
-             fringes: ColourFringes | None = None, live: bool = False) -> PhotoReading:
+             fringes: ColourFringes | None = None, live: bool = False,
+             camera_memory: dict | None = None) -> PhotoReading:
         """The pieces in a photo, read through the card's lens, then (`refinements` times: once; the joint
         fit leaves little for a second round, unless it moved the focal length far from the card's)
         through the lens fitted to the card and that reading's castle. A reading that breaks the rules
@@ -123,12 +124,14 @@ class CastellanReader:
         at its size, as the overlay draws it and a next frame's reading reuses it; `fringes`: the lens's colour
         fringes if already measured (a live camera's earlier frame), else they are measured on the card. `live`: a
         live camera's frame, whose card (if given) was read from an earlier frame: where no castle is seen, other
-        focal lengths are not tried (no castle is most often no castle yet)."""
-        reading = self._read(image, focal_35mm, card, refinements, fringes, live)
+        focal lengths are not tried (no castle is most often no castle yet). `camera_memory`: what a live camera's
+        frames learnt through its card and still holds (`TableView.camera_memory`), filled in as learnt."""
+        reading = self._read(image, focal_35mm, card, refinements, fringes, live, camera_memory)
         return card_at_photo_size(reading, image.shape)
 
     def _read(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection | None,
-              refinements: int, fringes: ColourFringes | None = None, live: bool = False) -> PhotoReading:
+              refinements: int, fringes: ColourFringes | None = None, live: bool = False,
+              camera_memory: dict | None = None) -> PhotoReading:
         timings: dict[str, float] = {}
         live_card = live and card is not None  # a live camera's card, read from an earlier frame
         with timed(timings, "card"):
@@ -146,7 +149,7 @@ class CastellanReader:
         if card is None:
             return _noted_grain(CardlessReader(self, self._say).read(image, focal_35mm, timings), grain)
         self._say("reading the pieces")
-        small, first = self.first_look(image, focal_35mm, card, refinements, timings)
+        small, first = self.first_look(image, focal_35mm, card, refinements, timings, camera_memory)
         reading = self.looked_again(small, focal_35mm, first, timings)
         if self.lens is None and card.seen and not live_card and self._no_castle(reading):
             # Not for a live camera's later frames: its card's lens was read once and holds; no castle through it is
@@ -230,10 +233,12 @@ class CastellanReader:
         return reading
 
     def first_look(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
-                    timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
-        """The photo at its working resolution and its reading there, seen the usual way."""
+                    timings: dict[str, float], camera_memory: dict | None = None) -> tuple[np.ndarray, PhotoReading]:
+        """The photo at its working resolution and its reading there, seen the usual way (`camera_memory`: as
+        for `read`)."""
         image, card = working_resolution(image, card)
-        return image, self.read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0])
+        return image, self.read_through(image, focal_35mm, card, refinements, dict(timings), LOOKS[0],
+                                        camera_memory=camera_memory)
 
     def looked_again(self, image: np.ndarray, focal_35mm: float | None, first: PhotoReading,
                       timings: dict[str, float]) -> PhotoReading:
@@ -369,15 +374,16 @@ class CastellanReader:
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,
                       view: TableView | None = None, window: tuple[int, int, int, int] | None = None,
                       keeps: dict[str, np.ndarray] | None = None, keep_shadows: bool = True,
-                      max_castle_mm: float | None = None) -> PhotoReading:
+                      max_castle_mm: float | None = None, camera_memory: dict | None = None) -> PhotoReading:
         """One reading through the card's lens, refined from the castle up to `refinements` times.
         `raw_classes`: the photo's pixel classes (as taken) from a first read, reused through a refined lens.
         `view`: the photo through this card, if already made; `window`: only this part of the photo
         (x0, y0, x1, y1 pixels) is classified; `keeps`: the keep colours' masks (as taken) if already
         classified the same way; `keep_shadows`: whether the keeps' shadows are weighed (`shadows`);
-        `max_castle_mm`: grey spanning a wider window than this is taken for no castle."""
+        `max_castle_mm`: grey spanning a wider window than this is taken for no castle; `camera_memory`: as for
+        `read` (for the view made here, if none is given)."""
         with timed(timings, "segment"):
-            view = view or TableView(image, card)
+            view = view or TableView(image, card, camera_memory)
             if raw_classes is None:
                 raw_classes = classify_pixels(view, table_seen_by(view, look), photo=image, look=look,
                                               window=window, keeps=keeps,
@@ -409,7 +415,7 @@ class CastellanReader:
                 if card.focal_source != "castle" and _focal_moved(card, refined) > FAR_OFF_FOCAL:
                     rounds = max(rounds, 1)
                 again = self.read_through(image, focal_35mm, refined, rounds, timings, look, raw_classes,
-                                           keep_shadows=keep_shadows)
+                                           keep_shadows=keep_shadows, camera_memory=view.camera_memory)
                 again.notes[:0] = print_note
                 return again
             reading.notes[:0] = print_note

@@ -3,7 +3,10 @@
 Per frame the tracker does only cheap work (a small grey copy, a frame difference and
 a skin-colour count); the full reader runs once the picture has settled, and a new
 state is accepted only when two settled reads agree. So the score never flickers and
-a hand reaching over the castle is never read as pieces.
+a hand reaching over the castle is never read as pieces. What the camera's frames have
+in common is worked out once: the card (while it sits where it was), the lens's colour
+fringes, and the table's colours around the card (while that part of the picture is
+unchanged: `TableView.camera_memory`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ import numpy as np
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+from tablesight.vision.segmentation import table_band_mm
 
 THUMB_WIDTH = 240
 MOTION_LEVEL = 4.0  # mean absolute grey difference (0–255) that counts as movement
 SKIN_SHARE = 0.004  # share of the frame in skin colour that counts as a hand
 SETTLE_FRAMES = 3
 NEW_OBJECT_LEVEL = 30  # colour change (0–255) that marks something new over the settled picture
+# The table's colours learnt around the card are learnt again once this share of that part of the picture is
+# new, or its brightness has moved by this share (a webcam's exposure drifting; its noise moves it < 1.5 %).
+BAND_CHANGE_SHARE = 0.02
+BAND_EXPOSURE_SHARE = 0.05
 
 
 @dataclass
@@ -55,6 +63,8 @@ class LiveTracker:
     _still_frames: int = 0
     _read_since_still: bool = False
     _candidate: tuple | None = None
+    _camera_memory: dict | None = None  # what the reader learnt through the card (`TableView.camera_memory`)
+    _memory_thumb: np.ndarray | None = None  # the picture it was learnt from
 
     def process(self, frame: np.ndarray) -> TrackerUpdate:
         self.frame_index += 1
@@ -73,15 +83,18 @@ class LiveTracker:
         changed = False
         if self._still_frames >= SETTLE_FRAMES and not self._read_since_still:
             self._read_since_still = True
-            changed = self._read(frame)
+            changed = self._read(frame, thumb)
         return TrackerUpdate(self.frame_index, hands, moving, changed, self.stable_board, self.stable_report,
                              self.last_reading)
 
-    def _read(self, frame: np.ndarray) -> bool:
+    def _read(self, frame: np.ndarray, thumb: np.ndarray) -> bool:
         last = self.last_reading
         card = _card_if_still_valid(last.card, frame) if last is not None else None
+        if card is None or not _band_unchanged(card, frame.shape, self._memory_thumb, thumb):
+            self._camera_memory, self._memory_thumb = {}, thumb
         # The camera has not moved: its lens's colour fringes are those measured before.
-        reading = self.reader.read(frame, card=card, fringes=last.fringes if card is not None else None, live=True)
+        reading = self.reader.read(frame, card=card, fringes=last.fringes if card is not None else None, live=True,
+                                   camera_memory=self._camera_memory)
         self.last_reading = reading
         board = reading.board
         if board is None and reading.card is not None and reading.region is None:
@@ -124,6 +137,23 @@ def _card_if_still_valid(card, frame: np.ndarray):
     # Inner ChArUco corners are where black meets white: mid-grey when the card has not moved.
     mid = (card.white_bgr.mean() + card.black_bgr.mean()) / 2
     return card if np.median(np.abs(values - mid)) < 0.35 * (card.white_bgr.mean() - card.black_bgr.mean()) else None
+
+
+def _band_unchanged(card, frame_shape: tuple[int, ...], before: np.ndarray | None, thumb: np.ndarray) -> bool:
+    """Whether the table around the card, where its colours are learnt (`segmentation.table_band_mm`), looks in
+    `thumb` as it did in `before`: little new there (BAND_CHANGE_SHARE) and the same brightness."""
+    if before is None or before.shape != thumb.shape:
+        return False
+    scale = thumb.shape[1] / frame_shape[1]
+    band = np.zeros(thumb.shape[:2], np.uint8)
+    cv2.fillConvexPoly(band, np.round(card.table_to_image(table_band_mm()) * scale).astype(np.int32), 1)
+    inside = band.astype(bool)
+    if not inside.any():
+        return False
+    difference = cv2.absdiff(thumb, before)[inside].astype(np.float32)
+    new = float((difference.max(axis=1) > NEW_OBJECT_LEVEL).mean())
+    drift = np.log((thumb[inside].mean() + 1.0) / (before[inside].mean() + 1.0))
+    return new <= BAND_CHANGE_SHARE and abs(drift) <= np.log1p(BAND_EXPOSURE_SHARE)
 
 
 def _thumbnail(frame: np.ndarray) -> np.ndarray:
