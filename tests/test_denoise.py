@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablesight.synthetic.dataset import truth_path
-from tablesight.vision.castellan.card_through_grain import quietened_with_card
+from tablesight.vision.castellan.card_through_grain import photo_to_read_and_card
 from tablesight.vision.denoise import NOISY_LEVELS, colour_noise_level, noise_level, quietened
 
 
@@ -65,7 +65,7 @@ def test_a_small_photos_card_is_found_and_its_pieces_read_without_smoothing_its_
     is read as it is, its card too."""
     photo, true_focal = _half_size_sample("photo-056.jpg")
     assert noise_level(photo) > NOISY_LEVELS and colour_noise_level(photo) <= NOISY_LEVELS
-    read, grain, card = quietened_with_card(photo, None, None, None)
+    read, grain, card = photo_to_read_and_card(photo, None, None, None)
     assert read is photo and grain == 0.0
     assert card.corner_count == 24
     assert card.pose.lens.focal == pytest.approx(true_focal, rel=0.03)
@@ -76,6 +76,6 @@ def test_a_small_photo_with_grain_in_the_colour_or_heavy_grain_is_read_smoothed(
     photo, _ = _half_size_sample("photo-056.jpg")
     noise = np.random.default_rng(4).normal(0, 4, photo.shape[:2] + (channels,))
     grainy = np.clip(photo + noise, 0, 255).astype(np.uint8)
-    read, grain, card = quietened_with_card(grainy, None, None, None)
+    read, grain, card = photo_to_read_and_card(grainy, None, None, None)
     assert card is not None and grain > NOISY_LEVELS
     assert noise_level(read) < 0.6 * grain

@@ -24,8 +24,8 @@ from tablesight.vision.denoise import NOISY_LEVELS, colour_noise_level, quietene
 ENLARGED_LIGHT_GRAIN_MAX = 2 * NOISY_LEVELS
 
 
-def quietened_with_card(image: np.ndarray, card: CardDetection | None, lens: Lens | None,
-                         focal_35mm: float | None) -> tuple[np.ndarray, float, CardDetection | None]:
+def photo_to_read_and_card(image: np.ndarray, card: CardDetection | None, lens: Lens | None,
+                           focal_35mm: float | None) -> tuple[np.ndarray, float, CardDetection | None]:
     """The photo its pieces are read from, the grain it was smoothed for (0 if it was not smoothed), and its card
     (`card` if given, else `_card_through_grain`). A grainy photo is smoothed (`quietened`) unless it is read
     enlarged with its grain in the light alone and under ENLARGED_LIGHT_GRAIN_MAX: the samples at half size, their

@@ -19,7 +19,7 @@ from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
-from tablesight.vision.castellan.card_through_grain import quietened_with_card
+from tablesight.vision.castellan.card_through_grain import photo_to_read_and_card
 from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
@@ -137,7 +137,7 @@ class CastellanReader:
         with timed(timings, "card"):
             if card is None:
                 self._say("finding the reference card")
-            image, grain, card = quietened_with_card(image, card, self.lens, focal_35mm)
+            image, grain, card = photo_to_read_and_card(image, card, self.lens, focal_35mm)
             if card is not None:  # a shaken or soft photo: its card was found with the blur taken out, its pieces too
                 image = _unblurred(image, card)
                 if fringes is None and card.seen:
