@@ -725,7 +725,7 @@ class _TwoLooks:
 
         class Stub(CastellanReader):
             def read_through(self, image, focal_35mm, card, refinements, timings, look, raw_classes=None,
-                              view=None, window=None, keeps=None, keep_shadows=True):
+                              view=None, window=None, keeps=None, keep_shadows=True, camera_memory=None):
                 self.looks.append(look)
                 self.shadows.append(keep_shadows)
                 board, count, left_out = ((first, towers[0], stranded[0]) if look is LOOKS[0]
