@@ -176,7 +176,7 @@ def run_serve(args: argparse.Namespace) -> int:
     live = None
     if args.camera is not None:
         live = LiveSession(args.camera, app.extensions["tablesight.store"], app.extensions["tablesight.events"],
-                           reader=CastellanReader(profile, lens))
+                           reader=CastellanReader(profile, lens), images=Path(app.config["IMAGES_DIR"]))
         app.extensions["tablesight.live"] = live.start()
     start = "catan" if args.game == "catan" else ""
     print(f"tablesight companion on http://{args.host}:{args.port}/{start}" + (f"  (access PIN: {pin})" if pin else ""),

@@ -173,6 +173,42 @@ def test_live_session_survives_a_missing_camera(tmp_path):
     live.stop()
 
 
+def test_a_live_camera_s_stable_states_carry_the_frame_they_were_read_from(tmp_path):
+    """Each stable state of a live game has its frame as its photo, so the page draws the reading over the camera's
+    view and pieces can be corrected on it; the photo's name is the SHA-256 of the file stored (the record's hash)."""
+    import hashlib
+    import time
+
+    from tablesight.webui.events import EventBroker
+    from tablesight.webui.games import view_of
+    from tablesight.webui.live import LiveSession
+    from tablesight.webui.store import GameStore
+
+    store = GameStore(tmp_path / "g.sqlite3")
+    video = PHOTO.parent.parent / "video.mp4"
+    live = LiveSession(str(video), store, EventBroker(), images=tmp_path / "photos").start()
+    deadline = time.time() + 120
+    while live.status != "video finished" and time.time() < deadline:
+        time.sleep(0.2)
+    live.stop()
+    state = store.latest_state(live.game_id)
+    assert state is not None and state["photo_sha256"]
+    stored = tmp_path / "photos" / f"{state['photo_sha256']}.jpg"
+    assert hashlib.sha256(stored.read_bytes()).hexdigest() == state["photo_sha256"]
+    view = view_of(state)["state"]
+    assert tuple(view["image_size"]) == (1280, 720) and any(m["kind"] == "tower" for m in view["marks"])
+
+
+def test_a_live_game_page_shows_the_camera_s_status_as_it_is_when_opened(app, client):
+    """Status changes reach an open page as events; a page opened later shows the status of the moment."""
+    from types import SimpleNamespace
+
+    game = _game(client)
+    app.extensions["tablesight.live"] = SimpleNamespace(game_id=game, status="camera disconnected — reconnecting")
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert "camera disconnected — reconnecting" in page and "connecting to the camera…" not in page
+
+
 def test_catan_page_refuses_a_missing_or_unreadable_photo(client):
     assert _post(client, "/catan", data={}).status_code == 400
     response = _post(client, "/catan", data={"photo": (io.BytesIO(b"not a photo"), "board.jpg")},

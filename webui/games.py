@@ -48,20 +48,41 @@ def ingest_photo(store: GameStore, images: Path, game_id: str, data: bytes, name
     game's next state; `progress` is told each step of the reading (as `CastellanReader`'s)."""
     photo = decode_photo(data, name)
     digest = hashlib.sha256(data).hexdigest()
-    images.mkdir(parents=True, exist_ok=True)
-    target = images / f"{digest}.jpg"
-    if not target.exists():
-        import cv2
-
-        tmp = target.with_suffix(".partial.jpg")
-        cv2.imwrite(str(tmp), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        tmp.replace(target)
+    _store_jpeg(images, digest, lambda: _jpeg(photo.image))
     result = score_photo(photo, profile, lens, progress=progress)
     if result.report is None:
         raise GameError(f"{result.reading.notes[0]}.", 422)
     return record_state(store, game_id, source, result.reading.board, digest,
                         pose_to_dict(result.reading.card.pose), notes=result.reading.notes,
                         doubts=[d.to_dict() for d in result.doubts], profile=profile, trust=result.trust.to_dict())
+
+
+def store_frame(images: Path, frame: np.ndarray) -> str:
+    """A live camera's frame stored as the photo of the state read from it; its name (and the verification
+    record's photo hash) is the SHA-256 of the JPEG stored."""
+    data = _jpeg(frame)
+    digest = hashlib.sha256(data).hexdigest()
+    _store_jpeg(images, digest, lambda: data)
+    return digest
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        raise GameError("the photo could not be stored as JPEG.", 500)
+    return data.tobytes()
+
+
+def _store_jpeg(images: Path, digest: str, encoded: Callable[[], bytes]) -> None:
+    """Stored under its hash once; written whole or not at all (a server killed mid-write leaves no half photo)."""
+    images.mkdir(parents=True, exist_ok=True)
+    target = images / f"{digest}.jpg"
+    if not target.exists():
+        tmp = target.with_suffix(".partial.jpg")
+        tmp.write_bytes(encoded())
+        tmp.replace(target)
 
 
 def record_state(store: GameStore, game_id: str, source: str, board: Board, photo: str | None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,7 +16,7 @@ from tablesight.vision.castellan.reader import CastellanReader
 from tablesight.vision.castellan.tracker import LiveTracker
 from tablesight.vision.castellan.trust import reading_trust
 from tablesight.webui.events import EventBroker
-from tablesight.webui.games import pose_to_dict, record_state, view_of
+from tablesight.webui.games import pose_to_dict, record_state, store_frame, view_of
 from tablesight.webui.store import GameStore
 
 RECONNECT_SECONDS = 2.0
@@ -23,13 +24,16 @@ RECONNECT_SECONDS = 2.0
 
 class LiveSession:
     def __init__(self, source: str, store: GameStore, events: EventBroker, loop_file: bool = False,
-                 reader: CastellanReader | None = None) -> None:
-        """`reader`: reads the settled frames (with the set's piece profile and the camera's lens, if given)."""
+                 reader: CastellanReader | None = None, images: Path | None = None) -> None:
+        """`reader`: reads the settled frames (with the set's piece profile and the camera's lens, if given);
+        `images`: where each stable state's frame is stored as its photo (the page draws the reading over it, and
+        pieces are corrected on it, as on an uploaded photo); None: states without a photo."""
         self.source = int(source) if source.isdigit() else source
         self.store, self.events = store, events
         self.game_id = store.create_game("live game")
         self.loop_file = loop_file
         self.reader = reader or CastellanReader()
+        self.images = images
         self.status = "starting"
         self._frame: bytes | None = None
         self._frame_lock = threading.Condition()
@@ -66,8 +70,9 @@ class LiveSession:
                     dims = self.reader.profile.dimensions
                     doubts = find_doubts(update.reading, update.stable, dims)
                     trust = reading_trust(update.reading, score_board(update.stable, dims), len(doubts))
-                    state = record_state(self.store, self.game_id, "live", update.stable, None,
-                                         pose_to_dict(update.reading.card.pose),
+                    photo = self._stored(frame)
+                    state = record_state(self.store, self.game_id, "live", update.stable, photo,
+                                         pose_to_dict(update.reading.card.pose), notes=update.reading.notes,
                                          doubts=[d.to_dict() for d in doubts], profile=self.reader.profile,
                                          trust=trust.to_dict())
                     self.events.publish(self.game_id, "state", view_of(state, self.reader.profile))
@@ -79,6 +84,17 @@ class LiveSession:
                 return
             self._set_status("camera disconnected — reconnecting")
             time.sleep(RECONNECT_SECONDS)
+
+    def _stored(self, frame: np.ndarray) -> str | None:
+        """The frame stored as the state's photo, or None (no folder given, or it cannot be written: the state
+        is still recorded, and the status says why it has no photo)."""
+        if self.images is None:
+            return None
+        try:
+            return store_frame(self.images, frame)
+        except OSError as exc:
+            self._set_status(f"the frame could not be stored ({exc.strerror or exc}): state kept without it")
+            return None
 
     def _set_status(self, status: str) -> None:
         if status != self.status:

@@ -41,8 +41,10 @@ def new_game():
 @bp.get("/games/<game_id>")
 def game(game_id: str):
     live = current_app.extensions.get("tablesight.live")
-    return render_template("game.html", game=_game_or_404(game_id), rules=CASTELLAN_RULES,
-                           live=live is not None and live.game_id == game_id)
+    this_camera = live is not None and live.game_id == game_id
+    # The camera's status as it is now: the page hears of later changes (events), not of those before it opened.
+    return render_template("game.html", game=_game_or_404(game_id), rules=CASTELLAN_RULES, live=this_camera,
+                           live_status=live.status if this_camera else None)
 
 
 @bp.get("/games/<game_id>/record")
