@@ -150,8 +150,7 @@ def _band_unchanged(card, frame_shape: tuple[int, ...], before: np.ndarray | Non
     inside = band.astype(bool)
     if not inside.any():
         return False
-    difference = cv2.absdiff(thumb, before)[inside].astype(np.float32)
-    new = float((difference.max(axis=1) > NEW_OBJECT_LEVEL).mean())
+    new = float(_new_over(before, thumb)[inside].mean())
     drift = np.log((thumb[inside].mean() + 1.0) / (before[inside].mean() + 1.0))
     return new <= BAND_CHANGE_SHARE and abs(drift) <= np.log1p(BAND_EXPOSURE_SHARE)
 
@@ -181,10 +180,14 @@ def has_hands(thumb: np.ndarray, background: np.ndarray) -> bool:
 def _new_from_the_edge(thumb: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Where the picture differs from the settled one (NEW_OBJECT_LEVEL), in parts touching the frame's edge
     (255 = such)."""
-    new = (cv2.absdiff(thumb, background).max(axis=2) > NEW_OBJECT_LEVEL).astype(np.uint8)
-    count, labels = cv2.connectedComponents(new, connectivity=8)
+    count, labels = cv2.connectedComponents(_new_over(background, thumb).astype(np.uint8), connectivity=8)
     edge = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
     reaching = np.zeros(count, np.uint8)
     reaching[edge] = 255
     reaching[0] = 0  # the unchanged picture
     return reaching[labels]
+
+
+def _new_over(settled: np.ndarray, thumb: np.ndarray) -> np.ndarray:
+    """Where `thumb` shows something new over `settled`: a channel changed by more than NEW_OBJECT_LEVEL."""
+    return cv2.absdiff(thumb, settled).max(axis=2) > NEW_OBJECT_LEVEL
