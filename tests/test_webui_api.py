@@ -199,6 +199,20 @@ def test_a_live_camera_s_stable_states_carry_the_frame_they_were_read_from(tmp_p
     assert tuple(view["image_size"]) == (1280, 720) and any(m["kind"] == "tower" for m in view["marks"])
 
 
+def test_a_live_frame_that_cannot_be_stored_leaves_the_state_without_a_photo_and_says_why(tmp_path):
+    """A full disk or a file in the way must not end the camera's thread: the state is kept, without its photo."""
+    import numpy as np
+
+    from tablesight.webui.events import EventBroker
+    from tablesight.webui.live import LiveSession
+    from tablesight.webui.store import GameStore
+
+    (tmp_path / "photos").write_text("a file where the photos folder should be")
+    live = LiveSession("0", GameStore(tmp_path / "g.sqlite3"), EventBroker(), images=tmp_path / "photos")
+    assert live._stored(np.zeros((8, 8, 3), np.uint8)) is None
+    assert live.status.startswith("the frame could not be stored (") and "state kept without it" in live.status
+
+
 def test_a_live_game_page_shows_the_camera_s_status_as_it_is_when_opened(app, client):
     """Status changes reach an open page as events; a page opened later shows the status of the moment."""
     from types import SimpleNamespace

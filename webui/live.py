@@ -16,7 +16,7 @@ from tablesight.vision.castellan.reader import CastellanReader
 from tablesight.vision.castellan.tracker import LiveTracker
 from tablesight.vision.castellan.trust import reading_trust
 from tablesight.webui.events import EventBroker
-from tablesight.webui.games import pose_to_dict, record_state, store_frame, view_of
+from tablesight.webui.games import GameError, pose_to_dict, record_state, store_frame, view_of
 from tablesight.webui.store import GameStore
 
 RECONNECT_SECONDS = 2.0
@@ -92,8 +92,9 @@ class LiveSession:
             return None
         try:
             return store_frame(self.images, frame)
-        except OSError as exc:
-            self._set_status(f"the frame could not be stored ({exc.strerror or exc}): state kept without it")
+        except (OSError, GameError) as exc:  # the capture thread must outlive a full disk or a failed encoding
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).rstrip(".")
+            self._set_status(f"the frame could not be stored ({reason}): state kept without it")
             return None
 
     def _set_status(self, status: str) -> None:
