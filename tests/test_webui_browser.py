@@ -26,6 +26,11 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.g
                                 reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
+def _screenshot(page, name: str) -> None:
+    """Keep a screenshot to look at, outside the source tree (TABLESIGHT_SHOTS=docs refreshes the README's)."""
+    page.screenshot(path=str(Path(os.environ.get("TABLESIGHT_SHOTS", "/tmp")) / name), full_page=True)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -176,7 +181,7 @@ def test_phone_viewport_shows_a_usable_game_view(browser, server):
     # The photo's frame fits the screen (the photo inside it may be zoomed onto the castle).
     assert page.locator("#photo-wrap").bounding_box()["width"] <= 390
     assert page.locator("#score-bars").is_visible()
-    page.screenshot(path=str(Path(os.environ.get("TABLESIGHT_SHOTS", "/tmp")) / "phone.png"), full_page=True)
+    _screenshot(page, "phone.png")
 
 
 def test_live_mode_pushes_scores_over_sse(browser, tmp_path):
@@ -212,7 +217,7 @@ def test_catan_page_reads_a_real_board(browser, server):
     assert len(page.query_selector_all("#catan-board .building")) == 15
     assert len(page.query_selector_all("#catan-board .road")) == 39
     assert len(page.query_selector_all("#catan-heat figure")) == 4
-    page.screenshot(path=str(ROOT / "docs" / "catan-page.png"), full_page=True)
+    _screenshot(page, "catan-page.png")
     page.close()
 
 
