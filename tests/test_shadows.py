@@ -7,7 +7,14 @@ import numpy as np
 
 from tablesight.calibration.pieces import NOMINAL_PROFILE as PROFILE
 from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
-from tablesight.vision.castellan.shadows import _band, double_shadow_share, find_shadows, grey_shadows
+from tablesight.vision.castellan.shadows import (
+    _band,
+    double_shadow_share,
+    find_shadows,
+    grey_shadows,
+    keeps_shade_as_the_walls_do,
+    own_shadow_share,
+)
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 from tablesight.vision.table_view import Region
@@ -17,10 +24,10 @@ REGION = Region(0.0, 0.0, 400.0, 460.0, 2.0)
 LIGHT = np.array([0.55, 0.35])  # mm of shadow per mm of height
 
 
-def _castle_on_a_lit_table(doubles: dict[tuple[float, float], bool], light=LIGHT, depth=-1.0):
+def _castle_on_a_lit_table(doubles: dict[tuple[float, float], bool], light=LIGHT, depth=-1.0, keep_shadows=True):
     """Two long-walled courtyards seen on the table plane: the pieces' footprints (occupied), and the
     table's log brightness, lit (0) but where a piece's shadow falls (`depth`); a keep at each key of
-    `doubles`, double or not."""
+    `doubles`, double or not, casting its shadow unless not `keep_shadows`."""
     towers = [TowerReading(x, y, DIMS.tower_radius) for y in (100.0, 228.0, 356.0) for x in (100.0, 228.0)]
     walls = [WallReading("long", 0, 1, None, 1.0), WallReading("long", 2, 3, None, 1.0),
              WallReading("long", 4, 5, None, 1.0), WallReading("long", 0, 2, None, 1.0),
@@ -44,10 +51,12 @@ def _castle_on_a_lit_table(doubles: dict[tuple[float, float], bool], light=LIGHT
         square = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
         pieces.append((square, PROFILE.keep_height * (2 if double else 1) - PROFILE.keep_roof_height))
         apex = np.array([[x, y]]) + PROFILE.keep_height * (2 if double else 1) * light
-        fill(shadow, np.vstack([square, apex]))
-    for outline, height in pieces:
+        if keep_shadows:
+            fill(shadow, np.vstack([square, apex]))
+    for i, (outline, height) in enumerate(pieces):
         fill(occupied, outline)
-        fill(shadow, np.vstack([outline, outline + height * light]))
+        if keep_shadows or i < len(pieces) - len(doubles):
+            fill(shadow, np.vstack([outline, outline + height * light]))
     rng = np.random.default_rng(3)
     log_table = np.where(shadow > 0, depth, 0.0) + rng.normal(0, 0.05, occupied.shape)
     near = cv2.dilate(occupied, np.ones((5, 5), np.uint8)) > 0
@@ -111,3 +120,19 @@ def test_under_a_high_light_a_keeps_turn_tells_where_only_a_doubles_shadow_falls
     single_share, _ = double_shadow_share(shadows, usable, np.array(single), [np.array(double)], PROFILE, turn=0.0)
     double_share, _ = double_shadow_share(shadows, usable, np.array(double), [np.array(single)], PROFILE, turn=0.0)
     assert single_share < 0.25 < 0.75 < double_share
+
+
+def test_keeps_that_cast_no_shadow_where_the_walls_say_are_not_judged_by_their_shadows():
+    """Every keep shades the table just beyond it, single or double, where the walls' shadows say. Where the
+    keeps leave it lit (a second lamp filling their shadows, a dark margin along the walls that no light
+    cast), the walls' light is not theirs, and how far their shadows reach says nothing of their heights."""
+    keeps = {(164.0, 164.0): False, (164.0, 292.0): True, (292.0, 164.0): False}
+    readings = [KeepReading("red", x, y, False, False, None, turn=0.0) for x, y in keeps]
+    for cast, expected in ((True, True), (False, False)):
+        towers, walls, log_table, free = _castle_on_a_lit_table(keeps, keep_shadows=cast)
+        shadows = find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE)
+        usable = free & ~grey_shadows(shadows, towers, walls, PROFILE)
+        shares = [own_shadow_share(shadows, usable, np.array(centre), PROFILE, turn) for centre in keeps
+                  for turn in (0.0, None)]
+        assert all(share is not None and (share > 0.75 if cast else share < 0.25) for share in shares)
+        assert keeps_shade_as_the_walls_do(shadows, usable, readings, PROFILE) is expected

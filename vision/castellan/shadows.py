@@ -38,7 +38,13 @@ STRIP_HALF_WIDTH_MM = 7.0  # across the shadow: within a keep's inscribed half-s
 KEEP_CIRCUMRADIUS_SHARE = math.sqrt(2) / 2
 LEAN_DECIDES_MM = 12.0  # a single's and a double's lean this far apart tell them apart without shadows
 SHADOW_MARGIN_MM = 3.0  # other pieces' shadows are widened this much: the light's offset is an estimate
-TURNED_MARGIN_MM = 2.0  # a turned keep's shadows are drawn to this: its place, turn and the light are estimates
+TURNED_MARGIN_MM = 2.0
+# Every keep, single or double, shades the table just beyond it: where the walls' shadows say. Seen shading it
+# less than this share of the walls' shadows' depth (the median over at least MIN_OWN_SHADOWS keeps), the light
+# the walls show is not the one the keeps cast their shadows in (a second lamp filling them, a dark margin
+# along the walls that is no cast shadow): how far a keep's shadow reaches then tells nothing of its height.
+OWN_SHADE_MIN = 0.5
+MIN_OWN_SHADOWS = 3  # a turned keep's shadows are drawn to this: its place, turn and the light are estimates
 
 
 @dataclass(frozen=True)
@@ -230,6 +236,48 @@ def double_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.nda
     return share, noise
 
 
+def keeps_shade_as_the_walls_do(shadows: CastShadows, usable: np.ndarray, keeps: list[KeepReading],
+                                profile: PieceProfile) -> bool:
+    """Whether the keeps' own shadows (`own_shadow_share`) fall as dark as the walls' where the walls' say,
+    on median over the keeps where they are seen (OWN_SHADE_MIN); true where too few are seen to tell."""
+    own = [own_shadow_share(shadows, usable, np.array([k.x, k.y]), profile, k.turn) for k in keeps]
+    own = [share for share in own if share is not None]
+    return len(own) < MIN_OWN_SHADOWS or float(np.median(own)) >= OWN_SHADE_MIN
+
+
+def own_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.ndarray, profile: PieceProfile,
+                     turn: float | None = None) -> float | None:
+    """How dark the table is where a keep at `centre` shades it whatever its height (a single's shadow, clear of
+    its base), as a share of the walls' shadows' depth; None where too little of it is seen. Without the keep's
+    turn, its base is taken as its circumscribed circle and its shadow as its inscribed circle's."""
+    v = shadows.offset
+    if float(np.linalg.norm(v)) < 1e-3:
+        return None
+    half = profile.dimensions.keep_side / 2
+    if turn is None:
+        angles = np.arange(8) * math.pi / 4
+        ring = np.column_stack([np.cos(angles), np.sin(angles)])
+        base, caster = centre + half * math.sqrt(2) / math.cos(math.pi / 8) * ring, centre + half * ring
+    else:
+        e1, e2 = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
+        base = caster = centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
+    shadow = np.vstack([caster, caster + (profile.keep_height - profile.keep_roof_height) * v,
+                        centre + profile.keep_height * v])
+    region = shadows.region
+    step = 1.0 / region.px_per_mm
+    lo, hi = shadow.min(axis=0), shadow.max(axis=0)
+    points = np.stack(np.meshgrid(np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)), axis=-1)
+    inside = (_hull_depth(points, shadow) >= TURNED_MARGIN_MM) & (_hull_depth(points, base) <= -TURNED_MARGIN_MM)
+    points = points[inside]
+    if not len(points):
+        return None
+    values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
+    if seen.sum() * step * step < MIN_TEST_MM2:
+        return None
+    lit = _lit_level(shadows, usable, centre)
+    return None if lit is None else float(np.mean(values[seen]) - lit) / shadows.depth
+
+
 def _stretch_any_turn(centre: np.ndarray, v: np.ndarray, profile: PieceProfile,
                       region: Region) -> tuple[np.ndarray | None, float]:
     """Table points (mm, a grid `step` apart) beyond a single keep's shadow whatever its turn (its body's
@@ -317,6 +365,8 @@ def with_shadow_evidence(keeps: list[KeepReading], view: TableView, grey: np.nda
         return keeps
     usable = shadows.free & ~grey_shadows(shadows, towers, walls, profile)
     centres = [np.array([k.x, k.y]) for k in keeps]
+    if not keeps_shade_as_the_walls_do(shadows, usable, keeps, profile):
+        return keeps
     out = []
     for i, keep in enumerate(keeps):
         others = [c for j, c in enumerate(centres) if j != i]
