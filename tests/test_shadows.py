@@ -136,3 +136,16 @@ def test_keeps_that_cast_no_shadow_where_the_walls_say_are_not_judged_by_their_s
                   for turn in (0.0, None)]
         assert all(share is not None and (share > 0.75 if cast else share < 0.25) for share in shares)
         assert keeps_shade_as_the_walls_do(shadows, usable, readings, PROFILE) is expected
+
+
+def test_under_a_light_nearly_overhead_a_turned_keeps_shadow_strip_is_too_thin_to_read():
+    """At 0.2 mm of shadow per mm of height a double's shadow outreaches a single's by 6 mm, and within the
+    margins the keep's place and the light's offset need, 3 mm are left: a strip the few mm either may be off
+    would move wholly onto lit table or into the single's shadow. Nothing is measured."""
+    single, double = (164.0, 164.0), (164.0, 292.0)
+    towers, walls, log_table, free = _castle_on_a_lit_table({single: False, double: True}, light=np.array([0.17, 0.08]))
+    shadows = find_shadows(log_table, free, REGION, towers, walls, 0.0, PROFILE)
+    assert shadows is not None  # the walls still show the light
+    usable = free & ~grey_shadows(shadows, towers, walls, PROFILE)
+    for keep, other in ((double, single), (single, double)):
+        assert double_shadow_share(shadows, usable, np.array(keep), [np.array(other)], PROFILE, turn=0.0) is None

@@ -39,6 +39,10 @@ KEEP_CIRCUMRADIUS_SHARE = math.sqrt(2) / 2
 LEAN_DECIDES_MM = 12.0  # a single's and a double's lean this far apart tell them apart without shadows
 SHADOW_MARGIN_MM = 3.0  # other pieces' shadows are widened this much: the light's offset is an estimate
 TURNED_MARGIN_MM = 2.0
+# Along the light, a double's shadow outreaches a single's by a keep's height × the light's offset; within the
+# margins above, a strip thinner than this is misplaced wholly by the few mm the keep's place and the light's
+# offset may be off (a light high above: sample 016's doubles, 0.19 mm of shadow per mm, read lit there).
+MIN_TURNED_STRETCH_MM = 4.0
 # Every keep, single or double, shades the table just beyond it: where the walls' shadows say. Seen shading it
 # less than this share of the walls' shadows' depth (the median over at least MIN_OWN_SHADOWS keeps), the light
 # the walls show is not the one the keeps cast their shadows in (a second lamp filling them, a dark margin
@@ -302,6 +306,9 @@ def _stretch_turned(centre: np.ndarray, v: np.ndarray, turn: float, profile: Pie
     within the one and beyond the other (the keep's place, turn and the light are estimates); each
     shadow is its square swept along the light up to its body's top, then to its roof's apex."""
     half, roof = profile.dimensions.keep_side / 2, profile.keep_roof_height
+    step = 1.0 / region.px_per_mm  # a sample a pixel: the stretch is bigger than the strip above
+    if profile.keep_height * float(np.linalg.norm(v)) - 2 * TURNED_MARGIN_MM < MIN_TURNED_STRETCH_MM:
+        return None, step
     e1, e2 = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
     square = centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
 
@@ -309,7 +316,6 @@ def _stretch_turned(centre: np.ndarray, v: np.ndarray, turn: float, profile: Pie
         return np.vstack([square, square + (top - roof) * v, centre + top * v])
 
     single, double = shadow(profile.keep_height), shadow(2 * profile.keep_height)
-    step = 1.0 / region.px_per_mm  # a sample a pixel: the stretch is bigger than the strip above
     lo, hi = double.min(axis=0), double.max(axis=0)
     xs, ys = np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)
     if len(xs) < 2 or len(ys) < 2:
