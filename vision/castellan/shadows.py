@@ -38,7 +38,7 @@ STRIP_HALF_WIDTH_MM = 7.0  # across the shadow: within a keep's inscribed half-s
 KEEP_CIRCUMRADIUS_SHARE = math.sqrt(2) / 2
 LEAN_DECIDES_MM = 12.0  # a single's and a double's lean this far apart tell them apart without shadows
 SHADOW_MARGIN_MM = 3.0  # other pieces' shadows are widened this much: the light's offset is an estimate
-TURNED_MARGIN_MM = 2.0
+TURNED_MARGIN_MM = 2.0  # a turned keep's shadows are drawn to this: its place, turn and the light are estimates
 # Along the light, a double's shadow outreaches a single's by a keep's height × the light's offset; within the
 # margins above, a strip thinner than this is misplaced wholly by the few mm the keep's place and the light's
 # offset may be off (a light high above: sample 016's doubles, 0.19 mm of shadow per mm, read lit there).
@@ -48,7 +48,7 @@ MIN_TURNED_STRETCH_MM = 4.0
 # the walls show is not the one the keeps cast their shadows in (a second lamp filling them, a dark margin
 # along the walls that is no cast shadow): how far a keep's shadow reaches then tells nothing of its height.
 OWN_SHADE_MIN = 0.5
-MIN_OWN_SHADOWS = 3  # a turned keep's shadows are drawn to this: its place, turn and the light are estimates
+MIN_OWN_SHADOWS = 3
 
 
 @dataclass(frozen=True)
@@ -263,16 +263,11 @@ def own_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.ndarra
         ring = np.column_stack([np.cos(angles), np.sin(angles)])
         base, caster = centre + half * math.sqrt(2) / math.cos(math.pi / 8) * ring, centre + half * ring
     else:
-        e1, e2 = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
-        base = caster = centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
-    shadow = np.vstack([caster, caster + (profile.keep_height - profile.keep_roof_height) * v,
-                        centre + profile.keep_height * v])
+        base = caster = _turned_square(centre, turn, half)
     region = shadows.region
     step = 1.0 / region.px_per_mm
-    lo, hi = shadow.min(axis=0), shadow.max(axis=0)
-    points = np.stack(np.meshgrid(np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)), axis=-1)
-    inside = (_hull_depth(points, shadow) >= TURNED_MARGIN_MM) & (_hull_depth(points, base) <= -TURNED_MARGIN_MM)
-    points = points[inside]
+    points = _within_beyond(_swept_shadow(caster, centre, v, profile.keep_height, profile.keep_roof_height), base,
+                            step)
     if not len(points):
         return None
     values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
@@ -305,26 +300,38 @@ def _stretch_turned(centre: np.ndarray, v: np.ndarray, turn: float, profile: Pie
     """Table points (mm) a double keep turned by `turn` shades and a single does not, TURNED_MARGIN_MM
     within the one and beyond the other (the keep's place, turn and the light are estimates); each
     shadow is its square swept along the light up to its body's top, then to its roof's apex."""
-    half, roof = profile.dimensions.keep_side / 2, profile.keep_roof_height
     step = 1.0 / region.px_per_mm  # a sample a pixel: the stretch is bigger than the strip above
     if profile.keep_height * float(np.linalg.norm(v)) - 2 * TURNED_MARGIN_MM < MIN_TURNED_STRETCH_MM:
         return None, step
+    square = _turned_square(centre, turn, profile.dimensions.keep_side / 2)
+    single, double = (_swept_shadow(square, centre, v, top, profile.keep_roof_height)
+                      for top in (profile.keep_height, 2 * profile.keep_height))
+    points = _within_beyond(double, single, step)
+    return (points if len(points) else None), step
+
+
+def _turned_square(centre: np.ndarray, turn: float, half: float) -> np.ndarray:
+    """The corners of a square of half-side `half` at `centre`, turned by `turn` radians."""
     e1, e2 = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
-    square = centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
+    return centre + half * np.array([e1 + e2, e1 - e2, -e1 - e2, -e1 + e2])
 
-    def shadow(top: float) -> np.ndarray:
-        return np.vstack([square, square + (top - roof) * v, centre + top * v])
 
-    single, double = shadow(profile.keep_height), shadow(2 * profile.keep_height)
-    lo, hi = double.min(axis=0), double.max(axis=0)
+def _swept_shadow(outline: np.ndarray, centre: np.ndarray, v: np.ndarray, top: float, roof: float) -> np.ndarray:
+    """The corners of the shadow of a keep `top` mm high at `centre`: its `outline` swept along the light (`v`)
+    up to its body's top, then to its roof's apex."""
+    return np.vstack([outline, outline + (top - roof) * v, centre + top * v])
+
+
+def _within_beyond(within: np.ndarray, beyond: np.ndarray, step: float) -> np.ndarray:
+    """Table points (mm, a grid `step` apart) at least TURNED_MARGIN_MM inside the hull of `within` and outside
+    that of `beyond` (empty where there are none)."""
+    lo, hi = within.min(axis=0), within.max(axis=0)
     xs, ys = np.arange(lo[0], hi[0], step), np.arange(lo[1], hi[1], step)
     if len(xs) < 2 or len(ys) < 2:
-        return None, step
+        return np.empty((0, 2))
     points = np.stack(np.meshgrid(xs, ys), axis=-1)
-    inside = (_hull_depth(points, double) >= TURNED_MARGIN_MM) & (_hull_depth(points, single) <= -TURNED_MARGIN_MM)
-    if not inside.any():
-        return None, step
-    return points[inside], step
+    inside = (_hull_depth(points, within) >= TURNED_MARGIN_MM) & (_hull_depth(points, beyond) <= -TURNED_MARGIN_MM)
+    return points[inside]
 
 
 def _hull_depth(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
