@@ -401,3 +401,27 @@ def test_a_thin_open_wall_whose_grey_a_phone_blurred_into_orange_wood_is_read():
                and math.dist(reading.towers[wall.start].position, tower) < 12
                and math.dist(wall.open_point, free_end) < 12 for wall in reading.walls)
     assert any("grey blurred into the table's colour" in note for note in reading.notes)
+
+
+def test_a_paler_stretch_of_a_plain_table_is_no_piece():
+    """Sample 013: a plain tan table paler beside the castle than around the card, where its colours were learnt;
+    that stretch, unsaturated and of no colour learnt, was taken for grey plastic and read as towers and walls (29
+    of 32 towers right, 2 read where none are). No piece is BROAD_GREY_MM wide: grey that wide is table."""
+    counts, _ = _read_against_truth(SAMPLES / "photo-013.jpg")
+    assert counts["tower"] == {"tp": 32, "fp": 0, "fn": 0}
+    assert counts["long"]["fp"] == 0
+
+
+def test_a_flashs_pale_hotspot_on_a_pink_table_is_table_in_the_courtyards_too():
+    """Fresh seed 11300, photo 011: a flash and a window over a pink table, the card at one side. Around the castle
+    the table is paler and less red than around the card, a chromaticity bin off every colour learnt there, and was
+    taken for grey plastic over a patch hundreds of mm wide and in the courtyards: the usual look read 24 of 32
+    towers, and the look kept read the walls shifted onto their shadows, 5 of them lost, and missed a keep (scores
+    27 and 13, not 31 and 18). Grey wider than any piece is table; its colours next to those learnt are the
+    table's in the courtyards too."""
+    photo = HERE / "data" / "flash-hotspot-on-a-pink-table.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert counts["short"]["fn"] + counts["long"]["fn"] == 0
+    assert counts["keep"] == {"tp": 10, "fp": 0, "fn": 0}
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert score_board(reading.board).scores == truth["report"]["scores"]

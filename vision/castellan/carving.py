@@ -82,6 +82,17 @@ MIXED_ONE_HUE = 0.9  # the table's hues within the reach agree this well (mean r
 SATURATED_TABLE = MAX_GREY_SATURATION * 0.5 / MIXED_GREY_SHARE
 RIM_MM = 4.0  # a wall's edge blends into the table (blur, JPEG, a phone's sharpening haloes) this far
 MIN_BLOB_SHARE_IN_BOTH = 0.5  # a keep-coloured blob is one in the plastic's own balance too if half of it is
+# No piece is this wide (a tower, the widest, is about 24 mm; the margin allows for a castle nearer the camera than
+# the card, where a mm takes more pixels): grey by colour that a disc this wide fits in is table, lit or tinted
+# otherwise than around the card (a flash's pale hotspot on a pink table), or clutter — not plastic.
+BROAD_GREY_MM = 60.0
+# The table's colours learnt around the card may miss the same table lit otherwise further off (a flash's pale
+# hotspot, a second light's tint): grey wider than any piece is that table, and its colours lying next to those
+# learnt (`drifted_table_colours`) are the table's elsewhere too, in courtyards too narrow to be seen as broad. Such a
+# colour makes up this share of the broad grey at least (not the rim of a piece touching it), next to a colour learnt
+# at this density (one bin in a thousand of the table's samples is 1.0). Sampled every few pixels; the card's sheet
+# with this margin left out.
+DRIFTED_COLOUR_SHARE, DRIFT_LEARNT_DENSITY, DRIFT_SAMPLE_STEP, DRIFT_CARD_MARGIN_MM = 0.05, 1.0, 3, 15.0
 
 
 @dataclass(frozen=True)
@@ -109,8 +120,9 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                     keeps: dict[str, np.ndarray] | None = None, keep_side_mm: float | None = None) -> PixelClasses:
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image, seen
     through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` as `table_seen_by`
-    learns it). Grey is grey plastic of a colour the table does not have, or grey that steps away from
-    its surroundings more than the table's own texture does (a table of the pieces' own colour).
+    learns it). Grey is grey plastic of a colour the table does not have (no wider than any piece:
+    BROAD_GREY_MM), or grey that steps away from its surroundings more than the table's own texture does (a
+    table of the pieces' own colour).
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
     `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a photo read again
     where its castle is already known). `keeps`: the keep colours' masks of the photo (as taken), when
@@ -134,12 +146,12 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
     if look.darkest_sides:
         by_colour |= far_darker(feats, light, window)
-    by_colour = _closed(by_colour.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+    to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
+    by_colour = _no_wider_than_pieces(by_colour, feats.chroma_key, table, mm_per_pixel, to_table)
     by_step = stands_out(grey_feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if look.deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     if look.local_steps:
         by_step |= steps_from_table_around(grey_feats, light, mm_per_pixel, window) & (feats.value > MIN_GREY_VALUE)
-    to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
@@ -445,6 +457,63 @@ def _pixel_to_table(view: TableView, distorted: bool, origin: tuple[int, int] = 
         return lambda pixels: view.pose.table_point(pixels + shift, 0.0)
     inverse = np.linalg.inv(view.plane_homography(0.0))
     return lambda pixels: cv2.perspectiveTransform((pixels + shift).reshape(-1, 1, 2), inverse).reshape(-1, 2)
+
+
+def _no_wider_than_pieces(by_colour: np.ndarray, keys: np.ndarray, table: TableModel, mm_per_pixel: float,
+                          to_table: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Grey by colour (bool; `keys` its pixels' colours, `ColourFeatures.chroma_key`) closed across the merlons'
+    gaps, less grey wider than any piece (BROAD_GREY_MM) and, anywhere, less the colours of such grey that lie
+    next to the table's learnt ones (`drifted_table_colours`): a uint8 mask (255 = grey)."""
+    def closed_and_narrow(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        closed = _closed(mask.astype(np.uint8) * 255, MERLON_GAP_MM / mm_per_pixel)
+        return closed, without_broad(closed, BROAD_GREY_MM / mm_per_pixel)
+
+    closed, narrow = closed_and_narrow(by_colour)
+    drifted = drifted_table_colours(keys, by_colour & (narrow == 0) & (closed > 0), table, to_table)
+    if not drifted.size:
+        return narrow
+    # Over patches, not along a piece's edge, where grey plastic blends into the table and may take that colour.
+    size = odd_window(2 * RIM_MM / mm_per_pixel)
+    patches = cv2.morphologyEx(np.isin(keys, drifted).astype(np.uint8), cv2.MORPH_OPEN,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    return closed_and_narrow(by_colour & (patches == 0))[1]
+
+
+def drifted_table_colours(keys: np.ndarray, broad: np.ndarray, table: TableModel,
+                          to_table: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The colours (`ColourFeatures.chroma_key`) making up DRIFTED_COLOUR_SHARE or more of the `broad` grey (wider
+    than any piece; off the card's sheet: paper is no table colour) that lie within a bin of a colour learnt as the
+    table's (in each chromaticity share and in brightness): the same table, lit otherwise than around the card."""
+    ys, xs = np.nonzero(broad[::DRIFT_SAMPLE_STEP, ::DRIFT_SAMPLE_STEP])
+    if not len(xs):
+        return np.empty(0, np.int64)
+    points = to_table(np.column_stack([xs, ys]).astype(np.float64) * DRIFT_SAMPLE_STEP)
+    outline = card_outline_mm()
+    low, high = outline.min(axis=0) - DRIFT_CARD_MARGIN_MM, outline.max(axis=0) + DRIFT_CARD_MARGIN_MM
+    off_card = ~np.all((points >= low) & (points <= high), axis=1)
+    colours, counts = np.unique(keys[::DRIFT_SAMPLE_STEP, ::DRIFT_SAMPLE_STEP][ys, xs][off_card], return_counts=True)
+    learnt = table.histogram
+    bins = learnt.shape
+    drifted = []
+    for colour in colours[counts >= DRIFTED_COLOUR_SHARE * max(int(off_card.sum()), 1)]:
+        r, g, v = np.unravel_index(int(colour), bins)
+        if learnt[max(r - 1, 0):r + 2, max(g - 1, 0):g + 2, max(v - 1, 0):v + 2].max() >= DRIFT_LEARNT_DENSITY:
+            drifted.append(int(colour))
+    return np.array(drifted, np.int64)
+
+
+def without_broad(mask: np.ndarray, width_px: float) -> np.ndarray:
+    """`mask` (uint8, 255 = set) less every disc `width_px` across that fits wholly inside it (a morphological
+    opening, worked out by two distance transforms: exact, and fast at any width)."""
+    radius = width_px / 2
+    inside = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 5)
+    cores = (inside >= radius).astype(np.uint8)
+    if not cores.any():
+        return mask
+    broad = cv2.distanceTransform(1 - cores, cv2.DIST_L2, 5) <= radius
+    out = mask.copy()
+    out[broad] = 0
+    return out
 
 
 def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
