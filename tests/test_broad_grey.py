@@ -54,3 +54,9 @@ def test_broad_grey_a_bin_off_the_tables_colour_is_that_table_and_another_grey_i
 def test_the_cards_white_sheet_is_no_table_colour():
     keys = np.full((60, 60), _key(17, 14, 9))
     assert drifted_table_colours(keys, np.ones((60, 60), bool), _table_of(17, 14, 9), _on_the_sheet).size == 0
+
+
+def test_a_grey_tables_broad_grey_is_not_learnt_a_bin_darker_or_brighter_is_the_plastics_sides_or_tops():
+    keys = np.full((60, 60), _key(16, 16, 5))  # a grey table a bin darker than where it was learnt
+    drifted = drifted_table_colours(keys, np.ones((60, 60), bool), _table_of(16, 16, 6), _far_from_the_card)
+    assert drifted.size == 0

@@ -27,6 +27,7 @@ from tablesight.vision.mask_holes import filled_holes
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
+    GREY_BINS,
     GREY_TABLE_LIKENESS,
     MAX_GREY_SATURATION,
     MIN_GREY_VALUE,
@@ -483,7 +484,9 @@ def drifted_table_colours(keys: np.ndarray, broad: np.ndarray, table: TableModel
                           to_table: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The colours (`ColourFeatures.chroma_key`) making up DRIFTED_COLOUR_SHARE or more of the `broad` grey (wider
     than any piece; off the card's sheet: paper is no table colour) that lie within a bin of a colour learnt as the
-    table's (in each chromaticity share and in brightness): the same table, lit otherwise than around the card."""
+    table's (in each chromaticity share and in brightness): the same table, lit otherwise than around the card. Only
+    next to a coloured table's colours: a table colour in grey's own chromaticity bins (GREY_BINS) is the plastic's
+    but for its brightness, and a bin brighter or darker is the plastic's lit tops or shaded sides."""
     ys, xs = np.nonzero(broad[::DRIFT_SAMPLE_STEP, ::DRIFT_SAMPLE_STEP])
     if not len(xs):
         return np.empty(0, np.int64)
@@ -492,7 +495,9 @@ def drifted_table_colours(keys: np.ndarray, broad: np.ndarray, table: TableModel
     low, high = outline.min(axis=0) - DRIFT_CARD_MARGIN_MM, outline.max(axis=0) + DRIFT_CARD_MARGIN_MM
     off_card = ~np.all((points >= low) & (points <= high), axis=1)
     colours, counts = np.unique(keys[::DRIFT_SAMPLE_STEP, ::DRIFT_SAMPLE_STEP][ys, xs][off_card], return_counts=True)
-    learnt = table.histogram
+    learnt = table.histogram.copy()
+    # Not from a grey table's colours: those are the plastic's own chromaticity, told from it by brightness alone.
+    learnt[np.ix_(GREY_BINS, GREY_BINS)] = 0.0
     bins = learnt.shape
     drifted = []
     for colour in colours[counts >= DRIFTED_COLOUR_SHARE * max(int(off_card.sum()), 1)]:
