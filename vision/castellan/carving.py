@@ -474,10 +474,8 @@ def _no_wider_than_pieces(by_colour: np.ndarray, keys: np.ndarray, table: TableM
     if not drifted.size:
         return narrow
     # Over patches, not along a piece's edge, where grey plastic blends into the table and may take that colour.
-    size = odd_window(2 * RIM_MM / mm_per_pixel)
-    patches = cv2.morphologyEx(np.isin(keys, drifted).astype(np.uint8), cv2.MORPH_OPEN,
-                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    return closed_and_narrow(by_colour & (patches == 0))[1]
+    patches = _wide(np.isin(keys, drifted), int(RIM_MM / mm_per_pixel))
+    return closed_and_narrow(by_colour & ~patches)[1]
 
 
 def drifted_table_colours(keys: np.ndarray, broad: np.ndarray, table: TableModel,
@@ -508,8 +506,8 @@ def drifted_table_colours(keys: np.ndarray, broad: np.ndarray, table: TableModel
 
 
 def without_broad(mask: np.ndarray, width_px: float) -> np.ndarray:
-    """`mask` (uint8, 255 = set) less every disc `width_px` across that fits wholly inside it (a morphological
-    opening, worked out by two distance transforms: exact, and fast at any width)."""
+    """`mask` (uint8, 255 = set) less every disc `width_px` across that fits wholly inside it: what `_wide` opens,
+    worked out by two distance transforms, which cost the same at any width (`_wide`'s kernel grows with it)."""
     radius = width_px / 2
     inside = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 5)
     cores = (inside >= radius).astype(np.uint8)

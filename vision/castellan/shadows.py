@@ -225,16 +225,10 @@ def double_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.nda
         points, step = _stretch_turned(centre, v, turn, profile, shadows.region)
     if points is None:
         return None
-    region = shadows.region
-    values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
-    seen &= ~_in_keep_shadows(points, others, v, profile)
-    seen_mm2 = seen.sum() * step * step
-    if seen_mm2 < MIN_TEST_MM2:
+    measured = _shade_share(shadows, usable, centre, points, step, clear=~_in_keep_shadows(points, others, v, profile))
+    if measured is None:
         return None
-    lit = _lit_level(shadows, usable, centre)
-    if lit is None:
-        return None
-    share = float(np.mean(values[seen]) - lit) / shadows.depth
+    share, seen_mm2 = measured
     cells = seen_mm2 / CELL_MM2
     noise = math.hypot(shadows.noise / abs(shadows.depth) / math.sqrt(cells), MODEL_NOISE)
     return share, noise
@@ -257,24 +251,38 @@ def own_shadow_share(shadows: CastShadows, usable: np.ndarray, centre: np.ndarra
     v = shadows.offset
     if float(np.linalg.norm(v)) < 1e-3:
         return None
-    half = profile.dimensions.keep_side / 2
-    if turn is None:
+    side = profile.dimensions.keep_side
+    if turn is None:  # an octagon around the circumscribed circle; the inscribed circle as an octagon within it
         angles = np.arange(8) * math.pi / 4
         ring = np.column_stack([np.cos(angles), np.sin(angles)])
-        base, caster = centre + half * math.sqrt(2) / math.cos(math.pi / 8) * ring, centre + half * ring
+        base, caster = centre + KEEP_CIRCUMRADIUS_SHARE * side / math.cos(math.pi / 8) * ring, centre + side / 2 * ring
     else:
-        base = caster = _turned_square(centre, turn, half)
-    region = shadows.region
-    step = 1.0 / region.px_per_mm
+        base = caster = _turned_square(centre, turn, side / 2)
+    step = 1.0 / shadows.region.px_per_mm
     points = _within_beyond(_swept_shadow(caster, centre, v, profile.keep_height, profile.keep_roof_height), base,
                             step)
     if not len(points):
         return None
+    measured = _shade_share(shadows, usable, centre, points, step)
+    return None if measured is None else measured[0]
+
+
+def _shade_share(shadows: CastShadows, usable: np.ndarray, centre: np.ndarray, points: np.ndarray, step: float,
+                 clear: np.ndarray | None = None) -> tuple[float, float] | None:
+    """How dark the table is at `points` (mm, a grid `step` apart) seen in `usable` (and `clear`, if given), against
+    the lit table around `centre` (`_lit_level`), as a share of the shadows' depth, with the area seen (mm²); None
+    where under MIN_TEST_MM2 of it is seen, or no lit level is found."""
+    region = shadows.region
     values, seen = region.sample(shadows.log_table, points), region.sample(usable, points)
-    if seen.sum() * step * step < MIN_TEST_MM2:
+    if clear is not None:
+        seen &= clear
+    seen_mm2 = seen.sum() * step * step
+    if seen_mm2 < MIN_TEST_MM2:
         return None
     lit = _lit_level(shadows, usable, centre)
-    return None if lit is None else float(np.mean(values[seen]) - lit) / shadows.depth
+    if lit is None:
+        return None
+    return float(np.mean(values[seen]) - lit) / shadows.depth, seen_mm2
 
 
 def _stretch_any_turn(centre: np.ndarray, v: np.ndarray, profile: PieceProfile,
