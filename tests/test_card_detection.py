@@ -6,7 +6,7 @@ import pytest
 
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import board_object_points
-from tablesight.calibration.card_detection import find_card, focal_from_homography
+from tablesight.calibration.card_detection import VIRTUAL_INK_SHARE, find_card, focal_from_homography, virtual_card
 from tablesight.calibration.lens_calibration import calibrate_lens
 from tablesight.synthetic.card_views import card_view
 
@@ -351,3 +351,15 @@ def test_a_focal_length_no_homography_gives_is_fitted_with_k1_where_the_default_
     seen = solve_pose(true_lens, table, pixels).project(table) + np.random.default_rng(1).normal(0, 0.03, table.shape)
     fitted = _distortion_from_card(default, table, seen, fix_focal=True)
     assert _focal_freed(fitted, table, seen)[1] == "default"
+
+
+def test_a_stand_in_cards_black_is_no_brighter_than_a_cards_ink_on_a_pale_photo():
+    # A pale pink table with mid-grey pieces: nothing in the photo is near black, and its darkest tones (the
+    # pieces' sides) taken for black turned the pieces to shade.
+    photo = np.full((300, 400, 3), (203, 209, 238), np.uint8)
+    photo[100:200, 150:160] = (163, 171, 194)
+    card = virtual_card(photo, 1.0)
+    assert card.black_bgr.max() <= VIRTUAL_INK_SHARE * card.white_bgr.max()
+    dark = photo.copy()
+    dark[:40, :40] = 10  # a black die: 1.3 % of the photo
+    assert virtual_card(dark, 1.0).black_bgr.max() == pytest.approx(10, abs=1)

@@ -22,7 +22,7 @@ class _Stages:
 
 def test_a_reading_without_the_card_is_judged_once_its_walls_are_mended(monkeypatch):
     reading = PhotoReading(board=None, card=None)
-    monkeypatch.setattr(without_card, "_scale_from_wall_width", lambda *args: 1.0)
+    monkeypatch.setattr(without_card, "_castle_scale", lambda *args: (1.0, without_card.NO_CARD_SCALES, False))
     monkeypatch.setattr(without_card.CardlessReader, "dims", property(lambda self: None))
     monkeypatch.setattr(without_card.CardlessReader, "_best_scale", lambda self, *args, **kw: (None, reading))
     monkeypatch.setattr(without_card.CardlessReader, "_through_castle_tilt", lambda self, *args: reading)

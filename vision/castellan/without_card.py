@@ -1,8 +1,9 @@
 """Reading a photo the reference card is missing from: the castle is its own ruler and square.
 
 Without the card nothing gives the table plane but the castle itself. The photo is read as if taken from
-straight above, at a range of scales around the one how wide its walls look suggests, and the reading that
-makes most sense of a castle (walls joining towers, few rules broken: `coherence`) is kept; its walls then
+straight above, at a range of scales around the one its walls' spacing gives (`wall_spacing`; where that
+tells nothing, a wider range around the one how wide its walls look suggests), and the reading that makes
+most sense of a castle (walls joining towers, few rules broken: `coherence`) is kept; its walls then
 give the camera's tilt (`castle_pose`), read through again while that makes more sense. Where the view from
 straight above makes no sense of a castle, the tilt its straight edges suggest (`edge_tilt`) is tried. A
 castle not made sense of is not reported: its pieces would be guesses.
@@ -26,6 +27,7 @@ from tablesight.vision.castellan.castle_pose import castle_pose
 from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
 from tablesight.vision.castellan.looks import LOOKS, misfits
 from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.wall_spacing import scale_from_wall_spacing
 from tablesight.vision.castellan.working_resolution import working_resolution
 from tablesight.vision.segmentation import TableModel
 from tablesight.vision.table_view import TableView
@@ -39,6 +41,9 @@ MAX_MISFITS_WITHOUT_CARD, NO_CARD_MISFITS_PER_TOWER = 2, 0.1
 # The scales tried, as factors of the one how wide the walls look suggests, and the most times the camera's
 # tilt is fitted to the castle and the photo read through it.
 NO_CARD_SCALES = tuple(float(f) for f in np.geomspace(0.5, 1.6, 12))
+# ... and around the one the walls' spacing gives where both axes agree on it (within a few per cent from
+# straight above; a tilt or a table's own lines put it up to 20 % off).
+SPACED_SCALES = tuple(float(f) for f in np.geomspace(0.8, 1.25, 5))
 NO_CARD_TILT_ROUNDS = 3
 # A scale tried at which the castle's grey would span more than this (twice the widest castle generated,
 # 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
@@ -64,19 +69,26 @@ class CardlessReader:
 
     def read(self, image: np.ndarray, focal_35mm: float | None, timings: dict[str, float],
              why: str = "no reference card in the photo") -> PhotoReading:
-        """No card in the photo: read it as taken from straight above at the scale (tried over a range
-        around how wide the walls look) that makes most sense of the castle, then through the tilt the
-        castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
+        """No card in the photo: read it as taken from straight above at the scale (tried over a range around
+        the one the walls' spacing or width gives) that makes most sense of the castle, then through the tilt
+        the castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
         same from the tilt the castle's straight edges suggest (`tilt_from_edges`): a view tilted 20° read
         from straight above can read too little of the castle for its walls to give the tilt."""
         missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
-        scale = _scale_from_wall_width(image, self.profile, focal_35mm)
+        scale, factors, by_spacing = _castle_scale(image, self.profile, focal_35mm)
         if scale is None:
             return missing
-        straight = self._best_scale(image, focal_35mm, scale, timings)
+        straight = self._best_scale(image, focal_35mm, scale, timings, factors=factors)
+        if by_spacing:
+            # The walls' spacing gives the scale within a few per cent: there the photo is seen every way the
+            # reader sees a photo with its card (the scales above are tried the usual way only: a grey tinted
+            # by mixed light, fresh 11400-007, was seen as one tower at every scale).
+            spaced = self._every_look(image, focal_35mm, scale, timings)
+            if straight is None or coherence(spaced[1], self.dims) > coherence(straight[1], self.dims):
+                straight = spaced
         reading = None if straight is None else self._through_castle_tilt(*straight, focal_35mm, timings)
         if reading is None or not made_sense_of(reading, self.dims):
-            for tilted in self._tilted_by_edges(image, focal_35mm, scale, straight, timings):
+            for tilted in self._tilted_by_edges(image, focal_35mm, scale, factors, by_spacing, straight, timings):
                 other = self._through_castle_tilt(*tilted, focal_35mm, timings)
                 if reading is None or coherence(other, self.dims) > coherence(reading, self.dims):
                     reading = other
@@ -109,15 +121,24 @@ class CardlessReader:
         self.stages.towers_after_the_look(reading)
         return reading
 
+    def _every_look(self, image: np.ndarray, focal_35mm: float | None, scale: float,
+                    timings: dict[str, float]) -> tuple[np.ndarray, PhotoReading]:
+        """The photo (at its working resolution) and its reading as if taken from straight above at `scale`,
+        looked at again the other ways where the usual one breaks rules (`looked_again`)."""
+        self._say("no reference card: reading the castle at the scale its walls' spacing gives")
+        small, first = self.stages.first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm), 0, timings)
+        return small, self.stages.looked_again(small, focal_35mm, first, timings)
+
     def _tilted_by_edges(self, image: np.ndarray, focal_35mm: float | None, scale: float,
-                         straight: tuple[np.ndarray, PhotoReading] | None,
+                         factors: tuple[float, ...], by_spacing: bool, straight: tuple[np.ndarray, PhotoReading] | None,
                          timings: dict[str, float]) -> list[tuple[np.ndarray, PhotoReading]]:
         """The photo (at its working resolution) and its readings through the tilt the castle's straight edges
         suggest, found near the grey plastic of the reading from straight above (`straight`; None: no tower
         read so, and the photo is looked at once at `scale`): one at the scale making most sense of the
-        castle around `scale`, one around it corrected for the walls' sides a tilted view shows (how wide
-        the walls look takes them in: half as wide again at 19°, yet the guess was right as it was at 31°).
-        None where the edges tell no tilt."""
+        castle among `factors` of `scale`, and where `scale` came from how wide the walls look (not `by_spacing`), one
+        around it corrected for the walls' sides a tilted view shows (how wide the walls look takes them in:
+        half as wide again at 19°, yet the guess was right as it was at 31°). None where the edges tell no
+        tilt."""
         small, seen = straight or self.stages.first_look(image, focal_35mm, virtual_card(image, scale, focal_35mm),
                                                          0, timings)
         if seen.raw_classes is None:
@@ -125,19 +146,23 @@ class CardlessReader:
         rotation = tilt_from_edges(small, seen.raw_classes.grey, seen.card.pose.lens)
         if rotation is None:
             return []
-        top = APPARENT_WALL_WIDTH * self.dims.wall_thickness
-        # A wall's side, on average over headings.
-        sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt_of(rotation))
-        found = (self._best_scale(image, focal_35mm, guess, timings, rotation)
-                 for guess in (scale, scale * top / (top + sides)))
+        if by_spacing:
+            found = [self._best_scale(image, focal_35mm, scale, timings, rotation, factors)]
+        else:
+            top = APPARENT_WALL_WIDTH * self.dims.wall_thickness
+            # A wall's side, on average over headings.
+            sides = 2 / math.pi * self.profile.wall_height * math.tan(tilt_of(rotation))
+            found = [self._best_scale(image, focal_35mm, guess, timings, rotation)
+                     for guess in (scale, scale * top / (top + sides))]
         return [f for f in found if f is not None]
 
     def _best_scale(self, image: np.ndarray, focal_35mm: float | None, scale: float, timings: dict[str, float],
-                    rotation: np.ndarray | None = None) -> tuple[np.ndarray, PhotoReading] | None:
+                    rotation: np.ndarray | None = None,
+                    factors: tuple[float, ...] = NO_CARD_SCALES) -> tuple[np.ndarray, PhotoReading] | None:
         """The photo (at its working resolution) and its reading as if taken from straight above (or tilted
         by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`coherence`):
-        how wide the walls look only roughly gives it (a tilted view shows their sides), so a range around
-        it is tried, then the best corrected by its walls' spans. None if no tower is read at any."""
+        the guess is only rough (how wide the walls look: a tilted view shows their sides), so `factors` of it
+        are tried, then the best corrected by its walls' spans. None if no tower is read at any."""
         how = "straight above" if rotation is None else "tilted as its edges suggest"
         best, best_score = None, -math.inf
         # Every scale is tried at the working resolution of the middle one, and never on a photo enlarged (up to
@@ -146,8 +171,8 @@ class CardlessReader:
         if small.shape[1] > image.shape[1]:
             small = image
         share = small.shape[1] / image.shape[1]
-        for n, factor in enumerate(NO_CARD_SCALES):
-            self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(NO_CARD_SCALES)})")
+        for n, factor in enumerate(factors):
+            self._say(f"no reference card: trying the castle's scale, seen {how} ({n + 1}/{len(factors)})")
             card = virtual_card(small, scale * factor * share, focal_35mm, rotation)
             reading = self.stages.read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0],
                                                max_castle_mm=MAX_CASTLE_SIDE_MM)
@@ -185,15 +210,26 @@ class CardlessReader:
         return image, reading
 
 
-def _scale_from_wall_width(image: np.ndarray, profile: PieceProfile, focal_35mm: float | None) -> float | None:
-    """Pixels per millimetre guessed from how wide the grey walls look (their tops and a little side)."""
-    from skimage.morphology import skeletonize
-
+def _castle_scale(image: np.ndarray, profile: PieceProfile,
+                  focal_35mm: float | None) -> tuple[float | None, tuple[float, ...], bool]:
+    """Pixels per millimetre guessed from how far apart the castle's walls run (`wall_spacing`), or where
+    that tells nothing, from how wide they look (None without enough grey plastic); the factors of it to try
+    (a few around a spacing both axes agree on, a wide range otherwise); and whether the spacing gave it."""
     probe = virtual_card(image, 1.0, focal_35mm)
     view = TableView(image, probe)
     grey = classify_pixels(view, TableModel.learn(view)).grey
     if cv2.countNonZero(grey) < 0.002 * grey.size:
-        return None
+        return None, NO_CARD_SCALES, False
+    spaced = scale_from_wall_spacing(grey, profile.dimensions.centre_spacing("short"))
+    if spaced is not None:
+        return spaced.px_per_mm, SPACED_SCALES if spaced.axes_agree else NO_CARD_SCALES, True
+    return _scale_from_wall_width(grey, profile), NO_CARD_SCALES, False
+
+
+def _scale_from_wall_width(grey: np.ndarray, profile: PieceProfile) -> float | None:
+    """Pixels per millimetre guessed from how wide the `grey` walls look (their tops and a little side)."""
+    from skimage.morphology import skeletonize
+
     dist = cv2.distanceTransform((grey > 0).astype(np.uint8), cv2.DIST_L2, 5)
     values = dist[skeletonize(grey > 0)]
     values = values[values >= 1.5]
