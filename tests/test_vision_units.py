@@ -1493,3 +1493,19 @@ def test_a_double_keeps_colour_split_by_the_seam_between_its_bodies_is_one_blob(
     blobs = colour_blobs(colour, region)
     assert blobs[80, 60] == blobs[115, 60] != 0
     assert blobs[80, 120] not in (0, blobs[80, 60])
+
+
+def test_no_call_is_certain_for_a_colour_whose_keeps_all_lean_short_of_a_single():
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(share, colour, x):  # both measures of the lean alike, a 12 mm gap between single and double
+        return KeepReading(colour, x, 0.0, False, False, None, share, 12.0, share, 12.0)
+
+    # Every red keep measures about a gap short of a single's lean (its roofs dark, say): the double among them
+    # leans no further than a single should, so none of red's calls is sure; blue's, measured as the model says, are.
+    decided = decide_doubles([keep(-1.0, "red", 0.0), keep(-0.8, "red", 60.0), keep(0.0, "blue", 120.0)])
+    assert [k.double_certain for k in decided] == [False, False, True]
+    assert not any(k.double for k in decided)
+    # One red keep near a single's lean is enough for the colour's measure to hold.
+    held = decide_doubles([keep(-0.6, "red", 0.0), keep(-0.1, "red", 60.0)])
+    assert [k.double_certain for k in held] == [True, True]

@@ -116,6 +116,11 @@ CERTAIN_ODDS = 40.0
 # 4,310 for the other colours; the keeps read in 475 of the 416 photos and five fresh sets, session 69); from these
 # odds, none of 386, for 74 more keeps left in doubt.
 TABLE_COLOUR_CERTAIN_ODDS = CERTAIN_ODDS ** 2
+# A colour whose measured keeps all lean this share of a single–double gap short of a single's, or more, is measured
+# short (its roofs dark or lost to the table, say): its double leans no further than a single should, and no call of
+# that colour is certain (fresh 11600-003: three red keeps at -1.1, -0.9 and -0.8, the last a double read single
+# for certain, the photo "read cleanly").
+SHORT_COLOUR_LEAN = 0.5
 SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its colour is bridged across
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 # Opens away a colour's strands a pixel or two wide (a grid's lines, a rim) before blobs are carved or bridged.
@@ -477,14 +482,23 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
         # Unmeasured keeps of the colour could be the double too: their hypotheses keep their prior.
         total = sum(weights.values()) + (len(members) - len(measured)) * math.exp(log_prior_each - top)
         best = max(scores, key=scores.get)
+        short = _measured_short([keeps[i] for i in members])
         for i in measured:
             p_double = weights[i] / total
             odds = TABLE_COLOUR_CERTAIN_ODDS if keeps[i].color in tables_colours else CERTAIN_ODDS
-            certain = not 1 / (1 + odds) <= p_double <= odds / (1 + odds) and _leans_agree(keeps[i], spread)
+            certain = (not 1 / (1 + odds) <= p_double <= odds / (1 + odds) and _leans_agree(keeps[i], spread)
+                       and not short)
             decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
         if best is not None:
             decided[best] = _placed_as_double(decided[best])
     return decided
+
+
+def _measured_short(colour_keeps: list[KeepReading]) -> bool:
+    """Whether a colour's keeps (two measured at least) all lean SHORT_COLOUR_LEAN of a gap or more short of a
+    single's."""
+    leans = [k.lean_share for k in colour_keeps if k.lean_share is not None]
+    return len(leans) >= 2 and max(leans) <= -SHORT_COLOUR_LEAN
 
 
 def _without_shared_lean(keeps: list[KeepReading]) -> list[KeepReading]:
