@@ -55,9 +55,8 @@ def scale_from_wall_spacing(grey: np.ndarray, spacing_mm: float,
     if castle is None:
         return None
     scales = []
-    for angle in _wall_axes(castle):
-        lag = _profile_spacing(_profile_across(castle, angle),
-                               (scale_range[0] * spacing_mm * factor, scale_range[1] * spacing_mm * factor))
+    for profile in _wall_axis_profiles(castle):
+        lag = _profile_spacing(profile, (scale_range[0] * spacing_mm * factor, scale_range[1] * spacing_mm * factor))
         if lag is None:
             return None
         scales.append(lag / factor / spacing_mm)
@@ -83,15 +82,16 @@ def _castle_grey(grey: np.ndarray) -> tuple[np.ndarray | None, float]:
     return castle, factor
 
 
-def _wall_axes(castle: np.ndarray) -> tuple[float, float]:
-    """The directions (degrees) along which the castle's grey piles up most sharply: its walls' two axes."""
+def _wall_axis_profiles(castle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The castle's grey summed along the two directions it piles up most sharply along (`_profile_across`): its
+    walls' two axes, the second within SECOND_AXIS_SLACK_DEG of square to the first."""
     angles = np.arange(0.0, 180.0, ANGLE_STEP_DEG)
-    sharpness = np.array([np.sum(_profile_across(castle, a) ** 2) for a in angles])
-    first = float(angles[np.argmax(sharpness)])
-    off_square = np.abs((angles - first) % 180.0 - 90.0)
-    near_square = off_square <= SECOND_AXIS_SLACK_DEG
-    second = float(angles[near_square][np.argmax(sharpness[near_square])])
-    return first, second
+    profiles = [_profile_across(castle, a) for a in angles]
+    sharpness = np.array([np.sum(profile ** 2) for profile in profiles])
+    first = int(np.argmax(sharpness))
+    near_square = np.abs((angles - angles[first]) % 180.0 - 90.0) <= SECOND_AXIS_SLACK_DEG
+    second = int(np.flatnonzero(near_square)[np.argmax(sharpness[near_square])])
+    return profiles[first], profiles[second]
 
 
 def _profile_across(castle: np.ndarray, angle_deg: float) -> np.ndarray:
@@ -105,8 +105,8 @@ def _profile_across(castle: np.ndarray, angle_deg: float) -> np.ndarray:
 
 
 def _profile_spacing(profile: np.ndarray, lag_range: tuple[float, float]) -> float | None:
-    """The spacing (in the profile's samples) at which `profile` repeats, within `lag_range`: the peak of its
-    autocorrelation scoring best over COMB_MULTIPLES of it, refined to a fraction of a sample; or None."""
+    """The spacing (in the profile's samples) at which `profile` repeats, within `lag_range`: the shortest peak of
+    its autocorrelation reaching STRONG_PEAK_SHARE of the highest, refined to a fraction of a sample; or None."""
     centred = profile - profile.mean()
     n = len(centred)
     # Each shift's mean product over the samples that overlap at it, over the value at no shift.
