@@ -1509,3 +1509,48 @@ def test_no_call_is_certain_for_a_colour_whose_keeps_all_lean_short_of_a_single(
     # One red keep near a single's lean is enough for the colour's measure to hold.
     held = decide_doubles([keep(-0.6, "red", 0.0), keep(-0.1, "red", 60.0)])
     assert [k.double_certain for k in held] == [True, True]
+
+
+def test_two_keeps_of_a_colour_in_line_along_the_lean_carved_as_one_blob_are_read_as_two():
+    """A double keep's upper body leaning over the wall onto a single of its colour in the next courtyard carves
+    one long blob with no neck to erode (fresh 11700-003 and -026, 35-39°): once read as one keep between the two.
+    Its length along the lean less its width is far more than a double's top adds: two keeps, the front one's base
+    at the blob's near end, the single's top at its far end. A double alone is not split."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.keeps import KeepPlanes, find_keeps
+
+    view = _straight_down_view()  # 320 mm above (0, 0): at x = 150 mm a double's top leans 37 mm out
+    region = Region(0.0, -100.0, 300.0, 100.0, 2.0)
+
+    def found(start: float, end: float) -> list[tuple[int, int]]:
+        labels = np.zeros(region.size[::-1], np.uint8)
+        (x0, y0), (x1, y1) = region.to_pixels(np.array([[start, -11.0], [end, 11.0]])).round().astype(int)
+        labels[y0:y1, x0:x1] = 1
+        return sorted((round(k.x), round(k.y)) for k in find_keeps(view, KeepPlanes(["red"], labels, [labels] * 3),
+                                                                    region, NOMINAL_PROFILE))
+
+    # Carved on the planes 7-22 mm up: a double at x = 150 from its base's near edge, landed 3.5 mm short on the
+    # lowest plane, to its top, landed 33 mm beyond its centre on the highest; a single at x = 206 to its body's far
+    # top edge, just above the highest plane.
+    (front, back), = [found(150 - 11 - 3.5, 206 + 11 + 1)]
+    assert abs(front[0] - 150) <= 3 and abs(back[0] - 206) <= 3 and front[1] == back[1] == 0
+    assert len(found(150 - 11 - 3.5, 150 + 33)) == 1  # the double alone
+
+
+def test_a_keep_whose_colour_crossed_to_the_next_keep_in_line_beyond_a_singles_reach_is_taller():
+    """A keep whose colour runs into the next keep of its colour ahead is not measured (its length cut there); but
+    where that keep's base lies beyond any single's top, the colour crossing the gap says it leans at least so far
+    (fresh 11700-003: a green double's top hidden behind the single it leant onto). Known only as a bound, it
+    is weighed as one: well past a single's lean it calls the double, though not for certain (the colour may have
+    crossed by something else of it now and then); barely past it, nothing is certain."""
+    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+
+    def keep(x, at_least=None, lean=None):
+        return KeepReading("green", x, 0.0, False, False, None, lean, 25.0, lean_cut=at_least is not None,
+                           lean_at_least=at_least)
+
+    singles = [keep(60.0 * i, lean=0.0) for i in range(1, 4)]
+    crossed = decide_doubles([keep(0.0, at_least=0.9), *singles])
+    assert [k.double for k in crossed] == [True, False, False, False]
+    barely = decide_doubles([keep(0.0, at_least=0.05), *singles])
+    assert not barely[0].double_certain

@@ -55,6 +55,10 @@ MAX_KEEP_ASPECT = 2.5
 # Keeps of one colour in neighbouring courtyards can carve as one blob: up to this many are split apart
 # by eroding the blob by this share of a keep's side (a wall between them is thinner than half a side).
 JOINED_KEEPS, JOINED_KEEPS_EROSION = 3, 0.25
+# ... and two in line along the lean, the front one tall, carve as one long blob with no neck: told by its length
+# along the lean less its width across exceeding a double's by this share of a keep's side (a double's stays under
+# it by 0.13 sides, two keeps in line over it by 0.96, over 1,300 blobs of the samples and fresh 11700).
+IN_LINE_EXCESS = 0.5
 KEEP_WINDOW_MM = 120.0  # a keep's colour and its lean, however tilted the view, lie within this of its centre
 CENTRE_REACH_PX = 6  # a keep's carved centre off its colour (a washed-out face) looks this far for it
 # The same blob's length along the lean less its width across it, both in full: a turned keep and
@@ -152,6 +156,24 @@ class KeepReading:
     # A keep of its colour stands in line ahead, nearer than a double's colour would reach: its colour runs into
     # that keep's, so its length along the lean was cut short and is not measured (`_with_height`).
     lean_cut: bool = False
+    # ... though where its colour crossed a gap no single's top reaches to join that keep's, it leans at least this
+    # share (a censored measure: the double's top hidden behind the keep ahead, fresh 11700-003).
+    lean_at_least: float | None = None
+    # Placed from its base (or, behind another keep, from a single's top), not at the centre of its colour carved on
+    # the body planes, which a double's top draws out along its lean: not moved back towards the camera as a double
+    # (`_placed_as_double`).
+    from_base: bool = False
+
+
+@dataclass(frozen=True)
+class CarvedKeep:
+    """A keep carved from a colour's body planes: its centre (mm), the area it carves (keep sides²; None where not
+    its own: one of two keeps in line) and its turn (`_square_turn`; None for a part of a joined blob)."""
+
+    centre: np.ndarray
+    area: float | None
+    turn: float | None
+    from_base: bool = False  # see `KeepReading.from_base`
 
 
 @dataclass(frozen=True)
@@ -201,18 +223,18 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
     found = []
     for index, colour in enumerate(planes.colours, start=1):
-        centres, areas, turns = _keep_centres(view, planes, index, region, profile)
-        if not centres:
+        carved = _keep_centres(view, planes, index, region, profile)
+        if not carved:
             continue
         # The keep's colour on the table plane, labelled once (as it is, and with seams bridged): each keep's
         # lean is measured on its blob.
         colour_mask = planes.flat == index
         blobs = cv2.connectedComponents(colour_mask.astype(np.uint8), connectivity=8)[1]
         bridged = colour_blobs(colour_mask, region)
-        for n, (centre, area, turn) in enumerate(zip(centres, areas, turns, strict=True)):
-            others = [c for m, c in enumerate(centres) if m != n]
-            found.append(replace(_with_height(colour, centre, blobs, bridged, region, view, profile, others),
-                                 area_share=area, turn=turn))
+        for n, keep in enumerate(carved):
+            others = [other.centre for m, other in enumerate(carved) if m != n]
+            found.append(replace(_with_height(colour, keep.centre, blobs, bridged, region, view, profile, others),
+                                 area_share=keep.area, turn=keep.turn, from_base=keep.from_base))
     return found
 
 
@@ -236,9 +258,8 @@ def colour_blobs(colour: np.ndarray, region: Region) -> np.ndarray:
 
 
 def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Region,
-                  profile: PieceProfile) -> tuple[list[np.ndarray], list[float], list[float | None]]:
-    """The centres (mm) of the keeps of the `index`-th colour carved on every body plane, the area each carves (in
-    keep sides²) and its turn (`_square_turn`; None for a part of a joined blob): those carved from the planes as
+                  profile: PieceProfile) -> list[CarvedKeep]:
+    """The keeps of the `index`-th colour carved on every body plane: those carved from the planes as
     classified and those carved only once each plane's keep-sized blobs are filled to their hulls (for the table's
     own colours, blobs filling less of their hulls: TABLE_COLOUR_CARVE_SOLIDITY). A keep is convex; a roof face
     washed out by a flash (of neither a keep's colour nor grey) cuts its colour apart differently on each plane
@@ -250,12 +271,12 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     # margin of empty pixels so that the opening erodes blobs at its edge as it would in the whole region.
     bx, by, bw, bh = cv2.boundingRect((planes.body[0] == index).astype(np.uint8))
     if bw == 0 or bh == 0:
-        return [], [], []
+        return []
     height, width = planes.body[0].shape
     bx, by = max(0, bx - 2), max(0, by - 2)
     bw, bh = min(width - bx, bw + 4), min(height - by, bh + 4)
     on_planes = [plane[by:by + bh, bx:bx + bw] == index for plane in planes.body]
-    centres, areas, turns = _carved_keeps(view, on_planes, (bx, by), region, profile)
+    carved = _carved_keeps(view, on_planes, (bx, by), region, profile)
     solidity = TABLE_COLOUR_CARVE_SOLIDITY if planes.colours[index - 1] in planes.tables_colours else CARVE_SOLIDITY
     side = profile.dimensions.keep_side
     side_px = side * region.px_per_mm
@@ -267,19 +288,17 @@ def _keep_centres(view: TableView, planes: KeepPlanes, index: int, region: Regio
     filled = [filled_to_hulls(o, hulls, solidity, CARVE_SQUARENESS, MAX_KEEP_ASPECT, groups=b)
               for o, b in zip(on_planes, bridged, strict=True)]
     if all(np.array_equal(f, o) for f, o in zip(filled, on_planes, strict=True)):  # most colours: nothing filled
-        return centres, areas, turns
-    as_classified = list(centres)
-    for centre, area, turn in zip(*_carved_keeps(view, filled, (bx, by), region, profile), strict=True):
-        if all(np.hypot(*(centre - other)) > side / 2 for other in as_classified):
-            centres.append(centre)
-            areas.append(area)
-            turns.append(turn)
-    return centres, areas, turns
+        return carved
+    as_classified = [keep.centre for keep in carved]
+    for keep in _carved_keeps(view, filled, (bx, by), region, profile):
+        if all(np.hypot(*(keep.centre - other)) > side / 2 for other in as_classified):
+            carved.append(keep)
+    return carved
 
 
 def _carved_keeps(view: TableView, on_planes: list[np.ndarray], origin: tuple[int, int], region: Region,
-                  profile: PieceProfile) -> tuple[list[np.ndarray], list[float], list[float | None]]:
-    """The keeps (centres, areas, turns as `_keep_centres`) carved where a colour is on every one of `on_planes`
+                  profile: PieceProfile) -> list[CarvedKeep]:
+    """The keeps carved where a colour is on every one of `on_planes`
     (bool, a window of the region's pixels from `origin`): blobs of a keep's size that carve square, and the parts
     of blobs joining two or three keeps (`_joined_keeps`)."""
     side_px = profile.dimensions.keep_side * region.px_per_mm
@@ -289,7 +308,7 @@ def _carved_keeps(view: TableView, on_planes: list[np.ndarray], origin: tuple[in
     bx, by = origin
     solid = cv2.morphologyEx(np.logical_and.reduce(on_planes).astype(np.uint8), cv2.MORPH_OPEN, STRAND_OPENING)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(solid, connectivity=8)
-    centres, areas, turns = [], [], []
+    carved = []
     for i in range(1, count):
         x, y, w, h = stats[i, :4]
         area, centre = stats[i, cv2.CC_STAT_AREA], region.to_mm(centroids[i] + [bx + 0.5, by + 0.5])
@@ -299,20 +318,20 @@ def _carved_keeps(view: TableView, on_planes: list[np.ndarray], origin: tuple[in
         one_keep = area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2
         square = one_keep and square_enough(blob)
         parts = [] if square else _joined_keeps(blob, side_px, min_area)
+        in_line = [] if square or parts else _keeps_in_line(view, blob, (bx + x, by + y), region, profile)
+        if in_line:  # their areas and turns are not the carve's: left unmeasured
+            carved.extend(CarvedKeep(c, None, None, from_base=True) for c in in_line)
+            continue
         # Neither square nor two or three keeps joined: perhaps a double drawn out along its lean.
         if square or (one_keep and not parts
                       and square_enough(blob, *_double_lean_px(view, centre, profile, region))):
-            centres.append(centre)
-            areas.append(float(area / side_px ** 2))
-            turns.append(_square_turn(blob))
+            carved.append(CarvedKeep(centre, float(area / side_px ** 2), _square_turn(blob)))
             continue
         for part, part_area in parts:
             part_centre = region.to_mm(part + [bx + x + 0.5, by + y + 0.5])
             if part_area <= _largest_carve(view, part_centre, profile) * region.px_per_mm ** 2:
-                centres.append(part_centre)
-                areas.append(float(part_area / side_px ** 2))
-                turns.append(None)
-    return centres, areas, turns
+                carved.append(CarvedKeep(part_centre, float(part_area / side_px ** 2), None))
+    return carved
 
 
 def _square_turn(blob: np.ndarray) -> float:
@@ -341,6 +360,38 @@ def _joined_keeps(blob: np.ndarray, side_px: float, min_area: float) -> list[tup
         ys, xs = np.nonzero(part)
         parts.append((np.array([xs.mean(), ys.mean()]), area))
     return parts
+
+
+def _keeps_in_line(view: TableView, blob: np.ndarray, origin: tuple[int, int], region: Region,
+                   profile: PieceProfile) -> list[np.ndarray]:
+    """Two keeps of one colour standing in line along the lean, carved as one blob with no neck to erode (fresh
+    11700-003 and -026, 35-39°: a double keep's upper body leaning over the wall onto a single in the next
+    courtyard, read as one keep between them): the centres (mm) of the front keep, whose base the blob's near end
+    is, and of the one behind, taken as a single, whose top its far end is. A blob is two keeps where its length
+    along the lean less its width across (a keep's base measures the same both ways) exceeds what a double's top
+    adds to it on the highest carving plane by over IN_LINE_EXCESS of a keep's side; none otherwise."""
+    ys, xs = np.nonzero(blob)
+    points = region.to_mm(np.column_stack([xs, ys]) + np.add(origin, 0.5))
+    centre = points.mean(axis=0)
+    u = _lean_direction(view, centre)
+    if u is None:
+        return []
+    side = profile.dimensions.keep_side
+    body = profile.keep_height - profile.keep_roof_height
+    lowest, highest = KEEP_PLANE_SHARES[0] * body, KEEP_PLANE_SHARES[-1] * body
+    along, across = points @ u, points @ np.array([-u[1], u[0]])
+    double_adds = _lean(view, centre, u, 2 * profile.keep_height) - _lean(view, centre, u, highest)
+    if np.ptp(along) - np.ptp(across) - double_adds <= IN_LINE_EXCESS * side:
+        return []
+    # On the lowest plane a keep's near face lands short of its base by that plane's lean; on the highest, a
+    # single's top lands beyond its centre by its reach less that plane's lean.
+    front = along.min() + side / 2 + _lean(view, centre, u, lowest)
+    back = along.max() - (_top_reach(view, centre, u, profile.keep_height, profile) - _lean(view, centre, u, highest))
+    if back - front < side:
+        return []
+    ends = (along < along.min() + side, along > along.max() - side)
+    return [a * u + float(np.median(across[end])) * np.array([-u[1], u[0]])
+            for a, end in zip((front, back), ends, strict=True)]
 
 
 def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -> float:
@@ -435,7 +486,10 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
         # The colour ran into a keep of its colour in line ahead, short of where a double's would end: its length
         # was cut there whatever this keep's height, and read as measured it said "single" for sure (fresh
         # 10500-030: a double at 39.7° beside a single in the next courtyard, 0.23 of a double's lean).
-        return keep(None, None, span, lean_direction=(float(u[0]), float(u[1])), lean_cut=True)
+        # Its colour reached that keep's base, though: where a single's top falls short of it, it is taller.
+        at_least = (extent.lane_ahead - LANE_SLACK_MM - reach_single) / span
+        return keep(None, None, span, lean_direction=(float(u[0]), float(u[1])), lean_cut=True,
+                    lean_at_least=at_least if at_least > 0 else None)
     # The base's near edge stays put whatever the height; the length of the colour along the lean
     # does not depend on where the carved centre fell.
     reach = extent.along - profile.dimensions.keep_side / 2
@@ -469,7 +523,7 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
     by_area = _area_evidence(keeps)
     for members in by_colour.values():
         measured = [i for i in members if keeps[i].lean_share is not None or keeps[i].shadow_share is not None
-                    or i in by_area]
+                    or keeps[i].lean_at_least is not None or i in by_area]
         if not measured:
             continue
         no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
@@ -573,7 +627,7 @@ def _placed_as_double(keep: KeepReading) -> KeepReading:
     found where its colour carves on planes through a single keep's body, and a double's colour reaches
     that much farther along its lean there (its base's near edge stays put), so its carved centre
     lies half as far beyond its true one."""
-    if keep.lean_direction is None:
+    if keep.lean_direction is None or keep.from_base:
         return keep
     shift = keep.lean_span_mm / 2
     return replace(keep, x=keep.x - shift * keep.lean_direction[0], y=keep.y - shift * keep.lean_direction[1])
@@ -623,7 +677,18 @@ def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
     if keep.shadow_share is not None:
         evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise, SHADOW_OUTLIER_SHARE,
                                      SHADOW_OUTLIER_DENSITY)
+    if keep.lean_at_least is not None:
+        evidence += _censored_evidence(keep.lean_at_least, _lean_noise(keep) * spread, LEAN_OUTLIER_SHARE)
     return evidence
+
+
+def _censored_evidence(at_least: float, noise: float, outlier_share: float) -> float:
+    """Log-likelihood ratio double : single of a lean known only to be `at_least` a share (Gaussian `noise`
+    about each; in a share `outlier_share` of keeps the measure is anything, above it half the time)."""
+    def log_tail(expected: float) -> float:
+        tail = 0.5 * math.erfc((at_least - expected) / (noise * math.sqrt(2)))
+        return math.log((1 - outlier_share) * tail + outlier_share / 2)
+    return log_tail(1.0) - log_tail(0.0)
 
 
 def _robust_evidence(share: float, noise: float, outlier_share: float, outlier_density: float) -> float:

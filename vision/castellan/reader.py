@@ -541,11 +541,15 @@ class CastellanReader:
             on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, solid, region,
                                              reading.towers, reading.walls, self.profile)
         reading.keeps = decide_doubles(on_castle, planes.tables_colours)
-        uncertain = sum(not k.double_certain for k in reading.keeps)
+        in_line = sum(not k.double_certain and k.lean_cut for k in reading.keeps)
+        uncertain = sum(not k.double_certain for k in reading.keeps) - in_line
         if uncertain:
             reading.notes.append(f"{uncertain} keep(s) seen from nearly straight above, where a single and a "
                                  f"double keep look alike: each is marked ? and listed with what hangs on it, to "
                                  f"check by eye")
+        if in_line:
+            reading.notes.append(f"{in_line} keep(s) whose top runs into the next keep of its colour behind it, "
+                                 f"so its height is not seen whole: each is marked ? and listed, to check by eye")
 
     def _add_hidden_towers(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                            wall_solid: np.ndarray, reading: PhotoReading) -> None:
