@@ -962,6 +962,24 @@ def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_i
     assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind) == []
 
 
+def test_a_wall_seen_only_in_glimpses_between_keeps_is_a_candidate():
+    """A wall behind two keeps, its body hidden 0.6 and seen only in stretches of a few mm between and beside
+    them, where their shade leaves too little grey to read (fresh 11600-007): neither seen nor ruled out."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import walls_behind_keeps
+
+    towers = [TowerReading(100.0, 100.0, 12.0), TowerReading(164.0, 100.0, 12.0)]
+    behind = np.zeros(REGION.size[::-1], bool)
+    rows = slice(int(90 * REGION.px_per_mm), int(110 * REGION.px_per_mm))
+    for start, stop in ((119, 130), (135, 146)):  # two keeps; the wall in view 4-5 mm beside and between them
+        behind[rows, int(start * REGION.px_per_mm):int(stop * REGION.px_per_mm)] = True
+    found = walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind)
+    assert [(w.kind, {w.start, w.end}) for w in found] == [("short", {0, 1})]
+    one = behind.copy()
+    one[:, int(135 * REGION.px_per_mm):] = False  # one keep: a third hidden, the rest in view
+    assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, one) == []
+
+
 def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
     """The keep's colour on the table plane is its square smeared along the lean: its length along the
     lean less its width across is about the lean at any turn of the keep; its length alone is not."""

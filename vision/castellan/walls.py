@@ -24,6 +24,10 @@ SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from 
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
 MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge it by sight (`walls_behind_keeps`)
+# ... or at least half of it, seen only in glimpses this long (mm) between keeps and beside them, where the shade of
+# the keeps each side leaves too little grey to judge (fresh 11600-007: a wall behind two keeps, 0.63 hidden, seen in
+# stretches of 1-6 mm; 11600-010: 0.78, seen 8 mm by its tower).
+HALF_HIDDEN, GLIMPSE_MM = 0.5, 8.0
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
@@ -136,7 +140,8 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
 def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], region: Region,
                        dims: PieceDimensions, axis: float, hidden: np.ndarray) -> list[WallReading]:
     """Walls that may stand between two towers a span apart along the castle's axes, not read because
-    keeps in front hide most of where their body would be (MOSTLY_HIDDEN): neither seen nor ruled out.
+    keeps in front hide most of where their body would be (MOSTLY_HIDDEN; HALF_HIDDEN, the rest seen only in
+    glimpses): neither seen nor ruled out.
     Only the rules can tell (see `CastellanReader._walls_the_rules_need`)."""
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
@@ -156,9 +161,17 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
                     continue
                 span = float(np.linalg.norm(positions[j] - origin))
                 covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
-                if len(covered) and covered.mean() >= MOSTLY_HIDDEN:
+                if len(covered) and (covered.mean() >= MOSTLY_HIDDEN or (
+                        covered.mean() >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM)):
                     found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The most consecutive True values in a 1-D array."""
+    padded = np.concatenate([[0], flags.astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(padded))
+    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
 
 
 def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclude: int,
