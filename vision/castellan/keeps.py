@@ -318,7 +318,7 @@ def _carved_keeps(view: TableView, on_planes: list[np.ndarray], origin: tuple[in
         one_keep = area <= max_area and area <= _largest_carve(view, centre, profile) * region.px_per_mm ** 2
         square = one_keep and square_enough(blob)
         parts = [] if square else _joined_keeps(blob, side_px, min_area)
-        in_line = [] if square or parts else _keeps_in_line(view, blob, (bx + x, by + y), region, profile)
+        in_line = [] if square or parts else _keeps_in_line(view, blob, (bx + x, by + y), centre, region, profile)
         if in_line:  # their areas and turns are not the carve's: left unmeasured
             carved.extend(CarvedKeep(c, None, None, from_base=True) for c in in_line)
             continue
@@ -362,24 +362,25 @@ def _joined_keeps(blob: np.ndarray, side_px: float, min_area: float) -> list[tup
     return parts
 
 
-def _keeps_in_line(view: TableView, blob: np.ndarray, origin: tuple[int, int], region: Region,
+def _keeps_in_line(view: TableView, blob: np.ndarray, origin: tuple[int, int], centre: np.ndarray, region: Region,
                    profile: PieceProfile) -> list[np.ndarray]:
     """Two keeps of one colour standing in line along the lean, carved as one blob with no neck to erode (fresh
     11700-003 and -026, 35-39°: a double keep's upper body leaning over the wall onto a single in the next
     courtyard, read as one keep between them): the centres (mm) of the front keep, whose base the blob's near end
     is, and of the one behind, taken as a single, whose top its far end is. A blob is two keeps where its length
     along the lean less its width across (a keep's base measures the same both ways) exceeds what a double's top
-    adds to it on the highest carving plane by over IN_LINE_EXCESS of a keep's side; none otherwise."""
-    ys, xs = np.nonzero(blob)
-    points = region.to_mm(np.column_stack([xs, ys]) + np.add(origin, 0.5))
-    centre = points.mean(axis=0)
+    adds to it on the highest carving plane by over IN_LINE_EXCESS of a keep's side; none otherwise. `blob`: its
+    pixels, from `origin` in the region; `centre`: its centre (mm)."""
     u = _lean_direction(view, centre)
     if u is None:
         return []
+    normal = np.array([-u[1], u[0]])
+    ys, xs = np.nonzero(blob)
+    points = region.to_mm(np.column_stack([xs, ys]) + np.add(origin, 0.5))
     side = profile.dimensions.keep_side
     body = profile.keep_height - profile.keep_roof_height
     lowest, highest = KEEP_PLANE_SHARES[0] * body, KEEP_PLANE_SHARES[-1] * body
-    along, across = points @ u, points @ np.array([-u[1], u[0]])
+    along, across = points @ u, points @ normal
     double_adds = _lean(view, centre, u, 2 * profile.keep_height) - _lean(view, centre, u, highest)
     if np.ptp(along) - np.ptp(across) - double_adds <= IN_LINE_EXCESS * side:
         return []
@@ -390,8 +391,7 @@ def _keeps_in_line(view: TableView, blob: np.ndarray, origin: tuple[int, int], r
     if back - front < side:
         return []
     ends = (along < along.min() + side, along > along.max() - side)
-    return [a * u + float(np.median(across[end])) * np.array([-u[1], u[0]])
-            for a, end in zip((front, back), ends, strict=True)]
+    return [a * u + float(np.median(across[end])) * normal for a, end in zip((front, back), ends, strict=True)]
 
 
 def _largest_carve(view: TableView, centre: np.ndarray, profile: PieceProfile) -> float:

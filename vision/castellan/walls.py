@@ -422,11 +422,7 @@ def _bridged_run(profile: np.ndarray, max_gap: float) -> float:
 def _gap_in_middle(profile: np.ndarray) -> float:
     """The longest run (mm) with nothing solid in the middle third of a wall's profile."""
     middle = profile[len(profile) // 3: 2 * len(profile) // 3]
-    longest = run = 0
-    for solid in middle:
-        run = 0 if solid else run + 1
-        longest = max(longest, run)
-    return longest * STEP_MM
+    return _longest_run(~middle) * STEP_MM
 
 
 def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
