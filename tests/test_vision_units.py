@@ -598,6 +598,28 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
 
 
+def test_a_tower_the_usual_look_read_where_two_open_walls_of_the_kept_look_end_is_that_tower():
+    """A look taking shadows for table lost a pale corner tower but kept the two walls ending in it (fresh
+    11800-003): the usual look's tower there is taken back, not one it read elsewhere or where one wall ends."""
+    from tablesight.vision.castellan.hidden_towers import towers_another_look_saw
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    towers = [TowerReading(-64.0, 0.0, 12.0), TowerReading(0.0, -64.0, 12.0)]
+    walls = [WallReading("short", 0, None, (-2.0, 1.0), 1.0),
+             WallReading("short", 1, None, (1.0, -2.0), 1.0)]
+    corner = TowerReading(0.5, 0.5, 13.0)
+    usual = [*towers, TowerReading(64.0, 64.0, 12.0), corner]
+    assert towers_another_look_saw(towers, walls, usual, DIMS) == [(corner, (0, 1))]
+    assert towers_another_look_saw(towers, walls[:1], usual, DIMS) == []  # one open end: an ordinary one
+    assert towers_another_look_saw(towers, walls, usual[:3], DIMS) == []  # the usual look read none there either
+    # Two open walls from one tower (a wall read twice) are no corner.
+    twice = [walls[0], WallReading("short", 0, None, (0.0, -1.0), 1.0)]
+    assert towers_another_look_saw(towers, twice, usual, DIMS) == []
+    # Two open walls may end at a tower-sized gap (C2): a thin "tower" the usual look read there is its shade.
+    assert towers_another_look_saw(towers, walls, [*usual[:3], TowerReading(0.5, 0.5, 6.0)], DIMS) == []
+
+
 def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_keep_in_front_does_not():
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import PixelClasses

@@ -1,10 +1,14 @@
-"""Towers hidden behind keeps, inferred from the walls that end where they stand (the rules as evidence).
+"""Towers unseen in a reading, inferred from the walls that end where they stand (the rules as evidence).
 
 A keep standing beside a tower can hide most of it from a tilted camera: the tower is not carved
 out, and the walls sitting in it are read as open walls ending at a tower-sized gap. Several walls
 ending at one point beside a keep, with nothing of the table seen where the tower's body would be,
 are far more likely a hidden tower than a gap (C1: walls join towers). The reading then says which
 tower it inferred, so a player can check it.
+
+A look at the photo that sees less grey than the usual one (shadows taken for table) can lose a tower
+the usual look read, lit and whole, while keeping the walls that end in it: several walls ending at one
+point where the usual look read a tower are that tower (`towers_another_look_saw`).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
+from tablesight.vision.castellan.thin_towers import THIN_SHARE, median_seen_radius
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading, meeting_distance
 from tablesight.vision.table_view import TableView
@@ -54,6 +60,28 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
             continue
         keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
+    return found
+
+
+def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading], seen: list[TowerReading],
+                            dims: PieceDimensions) -> list[tuple[TowerReading, tuple[int, ...]]]:
+    """Towers of `seen` (another look's reading of the photo) standing where at least MIN_WALLS open walls of
+    this reading, from towers of their own, end and it has no tower: each with the walls ending in it. Only
+    towers that look seen in its footprint and not thin there (`THIN_SHARE` of its towers' median radius): two
+    open walls may end at one tower-sized gap (C2), where shade reads as a thin tower (sample 018: 7 mm against
+    the photo's 13)."""
+    meet = meeting_distance(dims)
+    thin = THIN_SHARE * median_seen_radius(seen)
+    seen = [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
+    found = []
+    for point, members in _meeting_points(walls, meet):
+        if len({walls[i].start for i in members}) < MIN_WALLS:
+            continue
+        if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
+            continue
+        near = [t for t in seen if math.dist(point, t.position) < meet]
+        if near:
+            found.append((min(near, key=lambda t: math.dist(point, t.position)), tuple(members)))
     return found
 
 

@@ -32,7 +32,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
-from tablesight.vision.castellan.hidden_towers import hidden_towers
+from tablesight.vision.castellan.hidden_towers import hidden_towers, towers_another_look_saw
 from tablesight.vision.castellan.keep_blends import table_hue_around
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -151,6 +151,8 @@ class CastellanReader:
         self._say("reading the pieces")
         small, first = self.first_look(image, focal_35mm, card, refinements, timings, camera_memory)
         reading = self.looked_again(small, focal_35mm, first, timings)
+        if reading is not first:
+            self._towers_the_first_look_saw(reading, first)
         if self.lens is None and card.seen and not live_card and self._no_castle(reading):
             # Not for a live camera's later frames: its card's lens was read once and holds; no castle through it is
             # most often no castle yet (an empty table at a game's start: 1.2 s of other focal lengths a frame).
@@ -590,6 +592,26 @@ class CastellanReader:
             broken = self._kept_if_fewer_broken(reading, broken, undo, (
                 f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the {hidden.keep.color} keep, was "
                 f"inferred from the wall ending there: without it the castle breaks more rules — check it"))
+
+    def _towers_the_first_look_saw(self, reading: PhotoReading, first: PhotoReading) -> None:
+        """Towers the first look read where open walls of the look kept meet (`towers_another_look_saw`: a look
+        seeing less grey lost them, lit and whole, and kept their walls), each joined to those walls and its other
+        sockets read, and named in the notes — unless the board then breaks more rules (fresh 11800-003: a corner
+        tower of a pale castle on a pale table, lost with shadows taken for table)."""
+        if reading.board is None or reading.planes is None or not pose_known(reading):
+            return
+        found = towers_another_look_saw(reading.towers, reading.walls, first.towers, self.profile.dimensions)
+        if not found:
+            return
+        with timed(reading.timings_ms, "rebuild"):
+            broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
+            self._join_towers(found, reading.wall_solid, reading.region, reading.planes, reading)
+            if self._rules_broken(reading) > broken:
+                reading.towers, reading.walls = before
+                return
+            reading.notes.extend(f"a tower at ({t.x:.0f}, {t.y:.0f}) mm, where {len(walls)} walls end, was read the "
+                                 f"usual way though not with the colours seen as kept — check it" for t, walls in found)
+            reading.board = board_of(reading)
 
     def towers_after_the_look(self, reading: PhotoReading) -> None:
         """The kept reading's towers hidden behind keeps that the rules need (`_towers_the_rules_need`) and
