@@ -505,6 +505,25 @@ def test_an_open_long_wall_a_little_off_the_castles_axis_is_still_long():
     assert math.dist(opened[0].open_point, (164 + 128 * math.cos(turn), 100 + 128 * math.sin(turn))) < 4
 
 
+def test_an_open_wall_beside_a_tower_read_a_few_mm_off_its_place_is_still_read():
+    """A tower at a castle's edge placed 8 mm off (its shade, the walls either side of it): the open long wall
+    leaving its socket runs beside the ray from its centre, not on it (fresh 12000-025): read where the sockets
+    nothing leaves are looked at again once the look is kept. Farther off than a tower's radius, the grey is no
+    wall of this tower's; on the first reading (the lens fitted to its walls), only on the ray."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import OPEN_WALL_SHIFT_MM
+
+    corners = [(100, 100), (164, 100), (164, 164), (100, 164)]
+    walls = [(corners[i], corners[(i + 1) % 4]) for i in range(4)] + [((164, 164), (164, 164 + 116))]
+    solid = footprint(corners, walls)
+    placed = [TowerReading(x, y, DIMS.tower_radius) for x, y in corners]
+    for off, shift, found in ((8.0, OPEN_WALL_SHIFT_MM, True), (16.0, OPEN_WALL_SHIFT_MM, False), (8.0, 0.0, False)):
+        placed[2] = TowerReading(164 + off, 164, DIMS.tower_radius)
+        read = find_walls(placed, solid, REGION, DIMS, axis=0.0, shift_mm=shift)
+        down = [w for w in read if w.end is None and w.start == 2 and w.open_point[1] > 200]
+        assert [w.kind for w in down] == (["long"] if found else [])
+
+
 def test_an_open_wall_through_a_tower_read_off_its_place_is_the_wall_to_that_tower():
     """A tower read 13 mm beyond a short span from its neighbour (a keep beside it moved it), its wall carried on by
     the next one along: the run from the neighbour's socket was read as an open long wall through the tower (C1:
@@ -598,9 +617,10 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
 
 
-def test_a_tower_the_usual_look_read_where_two_open_walls_of_the_kept_look_end_is_that_tower():
+def test_a_tower_the_usual_look_read_where_open_walls_of_the_kept_look_end_is_that_tower():
     """A look taking shadows for table lost a pale corner tower but kept the two walls ending in it (fresh
-    11800-003): the usual look's tower there is taken back, not one it read elsewhere or where one wall ends."""
+    11800-003), or towers at the castle's open ends (11400-023): the usual look's tower there is taken back, not
+    one it read elsewhere, nor a thin one."""
     from tablesight.vision.castellan.hidden_towers import towers_another_look_saw
     from tablesight.vision.castellan.towers import TowerReading
     from tablesight.vision.castellan.walls import WallReading
@@ -611,13 +631,12 @@ def test_a_tower_the_usual_look_read_where_two_open_walls_of_the_kept_look_end_i
     corner = TowerReading(0.5, 0.5, 13.0)
     usual = [*towers, TowerReading(64.0, 64.0, 12.0), corner]
     assert towers_another_look_saw(towers, walls, usual, DIMS) == [(corner, (0, 1))]
-    assert towers_another_look_saw(towers, walls[:1], usual, DIMS) == []  # one open end: an ordinary one
+    assert towers_another_look_saw(towers, walls[:1], usual, DIMS) == [(corner, (0,))]
     assert towers_another_look_saw(towers, walls, usual[:3], DIMS) == []  # the usual look read none there either
-    # Two open walls from one tower (a wall read twice) are no corner.
-    twice = [walls[0], WallReading("short", 0, None, (0.0, -1.0), 1.0)]
-    assert towers_another_look_saw(towers, twice, usual, DIMS) == []
-    # Two open walls may end at a tower-sized gap (C2): a thin "tower" the usual look read there is its shade.
+    # Walls may end at a tower-sized gap (C2): a thin "tower" the usual look read there is its shade.
     assert towers_another_look_saw(towers, walls, [*usual[:3], TowerReading(0.5, 0.5, 6.0)], DIMS) == []
+    # A tower the kept look has there already holds them.
+    assert towers_another_look_saw([*towers, TowerReading(3.0, 3.0, 12.0)], walls, usual, DIMS) == []
 
 
 def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_keep_in_front_does_not():

@@ -7,8 +7,8 @@ are far more likely a hidden tower than a gap (C1: walls join towers). The readi
 tower it inferred, so a player can check it.
 
 A look at the photo that sees less grey than the usual one (shadows taken for table) can lose a tower
-the usual look read, lit and whole, while keeping the walls that end in it: several walls ending at one
-point where the usual look read a tower are that tower (`towers_another_look_saw`).
+the usual look read, lit and whole, while keeping the walls that end in it: open walls ending where the
+usual look read a tower are that tower (`towers_another_look_saw`).
 """
 
 from __future__ import annotations
@@ -65,18 +65,15 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
 
 def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading], seen: list[TowerReading],
                             dims: PieceDimensions) -> list[tuple[TowerReading, tuple[int, ...]]]:
-    """Towers of `seen` (another look's reading of the photo) standing where at least MIN_WALLS open walls of
-    this reading, from towers of their own, end and it has no tower: each with the walls ending in it. Only
-    towers that look seen in its footprint and not thin there (`THIN_SHARE` of its towers' median radius): two
-    open walls may end at one tower-sized gap (C2), where shade reads as a thin tower (sample 018: 7 mm against
-    the photo's 13)."""
+    """Towers of `seen` (another look's reading of the photo) standing where open walls of this reading end and
+    it has no tower: each with the walls ending in it. Only towers that look saw in its footprint and not thin
+    there (`THIN_SHARE` of its towers' median radius): walls may end at a tower-sized gap (C2), where shade reads
+    as a thin tower (sample 018: two walls' ends, 7 mm against the photo's 13)."""
     meet = meeting_distance(dims)
     thin = THIN_SHARE * median_seen_radius(seen)
     seen = [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
     found = []
     for point, members in _meeting_points(walls, meet):
-        if len({walls[i].start for i in members}) < MIN_WALLS:
-            continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue
         near = [t for t in seen if math.dist(point, t.position) < meet]

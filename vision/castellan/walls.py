@@ -32,6 +32,7 @@ OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
 OPEN_RUN_GAP_SHARE = 1 / 3
+OPEN_WALL_SHIFT_MM = 6.0  # an open wall looked for this far either side of its tower's socket (a tower placed off)
 MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
 # A tower read this near a long wall's run (shares of a short span along it from its middle, and of a tower's
@@ -112,11 +113,11 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
                axis: float, cover: KeepCover | None = None, placed: bool = True,
-               only: set[int] | None = None, bridge_mm: float = 0.0) -> list[WallReading]:
+               only: set[int] | None = None, bridge_mm: float = 0.0, shift_mm: float = 0.0) -> list[WallReading]:
     """Walls from each tower's sockets (of the towers in `only`, if given). `cover`: where keeps stand in
     front of them. `placed`: tower positions come from a known pose; without one (no card) they are rougher,
     and a neighbour is only accepted close to where the span puts it. `bridge_mm`: an open wall's run is read
-    across breaks this long."""
+    across breaks this long; `shift_mm`: and looked for this far either side of a socket where none leaves it."""
     r = dims.tower_radius
     short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
     tolerance = (SPAN_TOLERANCE, ANGLE_TOLERANCE) if placed else UNPLACED_REACH * short
@@ -128,7 +129,7 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
         for k, d in enumerate(socket_directions(axis)):
             origin = np.array(tower.position)
             reading = _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_,
-                                   cover, tolerance, bridge_mm)
+                                   cover, tolerance, bridge_mm, shift_mm)
             if reading is None:
                 continue
             key = (reading.kind, *sorted((i, reading.end))) if reading.end is not None else (i, k)
@@ -197,7 +198,7 @@ def _tower_along(positions: np.ndarray, origin, direction, spacing: float, exclu
 
 
 def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, cover: KeepCover | None, search,
-                 bridge_mm) -> WallReading | None:
+                 bridge_mm, shift_mm=0.0) -> WallReading | None:
     halfway = 0.18 * short  # how close to the middle of a long span a tower splits it
     for kind, spacing in (("short", short), ("long", long_)):
         j = _tower_along(positions, origin, d, spacing, i, search)
@@ -223,7 +224,7 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         if kind == "short":
             return None  # a tower one short span away but no wall to it: nothing can pass it
     # No tower at either span: an open wall, as long as the solid run from the socket.
-    run, d = _open_run(solid, region, origin, d, r + 2, long_ - r + 8, bridge_mm)
+    run, d = _open_run(solid, region, origin, d, r + 2, long_ - r + 8, bridge_mm, shift_mm)
     if run < 0.75 * dims.short_wall_length:
         return None
     kind = "short" if run < (dims.short_wall_length + dims.long_wall_length) / 2 else "long"
@@ -382,11 +383,12 @@ def _room_for_run(tower: int, run: np.ndarray, ends: tuple[int, int], positions:
 
 
 def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: float,
-              stop: float, max_gap: float) -> tuple[float, np.ndarray]:
+              stop: float, max_gap: float, shift_mm: float = 0.0) -> tuple[float, np.ndarray]:
     """The solid run (mm) from a socket and its direction. A wall with no tower at its end may leave
     its socket a few degrees off the castle's axis (as a tower may stand off it); a long one then
     drifts off a ray along the axis before its end, so directions within ANGLE_TOLERANCE are tried
-    too, once the socket is seen to hold something at all."""
+    too, once the socket is seen to hold something at all. Where nothing leaves the socket, rays `shift_mm`
+    either side of it are tried too (a tower read a few mm off its place, its wall beside the ray)."""
     best_run, best_d = 0.0, d
     for turn in sorted(np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9), key=abs):  # along the axis first
         c, s = math.cos(turn), math.sin(turn)
@@ -396,6 +398,12 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
             best_run, best_d = run, ray_d
         if turn == 0.0 and run < OPEN_WALL_SEEN_MM:
             break  # nothing leaves this socket
+    if best_run < OPEN_WALL_SEEN_MM and shift_mm:
+        normal = np.array([-d[1], d[0]])
+        for shift in (-shift_mm, shift_mm):
+            run = _bridged_run(_profile(solid, region, np.asarray(origin) + shift * normal, d, start, stop), max_gap)
+            if run > best_run:
+                best_run = run
     return best_run, best_d
 
 
