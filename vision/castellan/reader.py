@@ -607,10 +607,9 @@ class CastellanReader:
         056's read the table's texture as towers, 0.6 a tower, and one of them stood where an open wall ends)."""
         if reading.board is None or reading.planes is None or not pose_known(reading):
             return
-        if misfit_rate(misfits(first, self._report(first)), first) > MAX_WITNESS_MISFITS:
-            return
         found = towers_another_look_saw(reading.towers, reading.walls, first.towers, self.profile.dimensions)
-        if not found:
+        # The first board is scored again only where it has a tower to offer (`looked_again` weighed it once).
+        if not found or misfit_rate(misfits(first, self._report(first)), first) > MAX_WITNESS_MISFITS:
             return
         with timed(reading.timings_ms, "rebuild"):
             broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
