@@ -27,6 +27,7 @@ from tablesight.synthetic.table import TABLE_KINDS
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
 MIN_CARD_PX_PER_MM = 0.75  # an ArUco bit needs about 3 pixels to be read
 MAX_SIDE = 2600
+CARD_GAP_NEAR_MM = 15.0  # `Realism.castle_by_card`: the most the castle's bounds are off the card's
 KEEP_HUES = {"red": (-0.03, 0.02), "blue": (0.57, 0.64), "yellow": (0.12, 0.16), "green": (0.27, 0.40)}
 
 
@@ -112,7 +113,7 @@ def _switch(help_text: str):
 
 @dataclass(frozen=True)
 class Realism:
-    """The ways a scene may be rendered harder than the usual, each drawn from the scene's seed when asked for
+    """The ways a scene may be made harder than the usual, each drawn from the scene's seed when asked for
     (the scene is otherwise the same either way)."""
 
     varied_pieces: bool = _switch("the pieces modelled another way in each photo: facets, crenellations, roofs' "
@@ -124,6 +125,8 @@ class Realism:
                                  "shadows in its own colour (`random_second_light`)")
     srgb: bool = _switch("the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): "
                          "shading and shadows compressed by the curve (`Scene.srgb`)")
+    castle_by_card: bool = _switch("the castle set up to 15 mm from the card (beside it, all but touching "
+                                   "it), not 25-140 mm off (`place_castle`)")
 
 
 USUAL_REALISM = Realism()
@@ -149,8 +152,10 @@ def _bounds(points: np.ndarray) -> tuple[float, float, float, float]:
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
-def place_castle(board: Board, rng: np.random.Generator) -> tuple[Board, tuple[float, ...]]:
-    """The board rotated any way and set beside the card, with hand-placement jitter."""
+def place_castle(board: Board, rng: np.random.Generator,
+                 by_card: bool = False) -> tuple[Board, tuple[float, ...]]:
+    """The board rotated any way and set beside the card, with hand-placement jitter; `by_card`: all but
+    touching it (its bounds up to CARD_GAP_NEAR_MM off the card's)."""
     angle = rng.uniform(0, 360)
     moved = board.transformed(angle)
     # Open walls reach beyond their towers: they too stay off the card (setup.md: beside it, not under it).
@@ -164,12 +169,14 @@ def place_castle(board: Board, rng: np.random.Generator) -> tuple[Board, tuple[f
     direction = rng.uniform(0, 2 * math.pi)
     unit = np.array([math.cos(direction), math.sin(direction)])
     gap = rng.uniform(25, 140)
-    distance = 50.0
+    if by_card:  # the same draw, so the scene is otherwise the same
+        gap = (gap - 25) / 115 * CARD_GAP_NEAR_MM
+    distance, step = 50.0, 2.0 if by_card else 10.0
     while True:
         offset = card_centre + unit * distance - centre
         if not _bbox_overlap(_bounds(points + offset), card, gap):
             break
-        distance += 10.0
+        distance += step
     moved = moved.transformed(0.0, float(offset[0]), float(offset[1]))
     towers = tuple(replace(t, x=t.x + rng.normal(0, 0.8), y=t.y + rng.normal(0, 0.8)) for t in moved.towers)
     keeps = tuple(replace(k, x=k.x + rng.uniform(-7, 7), y=k.y + rng.uniform(-7, 7)) for k in moved.keeps)
@@ -327,7 +334,7 @@ def random_scene(board: Board, seed: int, profile: PieceProfile | None = None,
     it is rendered harder than the usual — the same scene otherwise, either way."""
     rng = np.random.default_rng(seed)
     profile = profile or PieceProfile()
-    placed, keep_angles = place_castle(board, rng)
+    placed, keep_angles = place_castle(board, rng, realism.castle_by_card)
     occlude_card = rng.random() < 0.15
     crop_card = rng.random() < 0.1
     clutter = scatter_clutter(placed, rng, occlude_card)

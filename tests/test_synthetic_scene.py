@@ -25,6 +25,28 @@ def test_the_castle_and_its_open_walls_lie_beside_the_card_never_on_it(seed):
     assert apart
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_castle_by_the_card_all_but_touches_it_and_is_the_same_castle_otherwise(seed):
+    from tablesight.synthetic.scene import CARD_GAP_NEAR_MM
+
+    board, _ = pick_board(seed)
+    usual, _ = place_castle(board, np.random.default_rng(seed))
+    near, _ = place_castle(board, np.random.default_rng(seed), by_card=True)
+    lo, hi = card_outline_mm().min(axis=0), card_outline_mm().max(axis=0)
+
+    def gap(placed):  # between the castle's box (its open walls' ends too) and the card's
+        points = [t.position for t in placed.towers] + [e for w in placed.walls for e in placed.wall_endpoints(w)]
+        x0, y0 = np.min(points, axis=0)
+        x1, y1 = np.max(points, axis=0)
+        return max(lo[0] - x1, x0 - hi[0], lo[1] - y1, y0 - hi[1])
+
+    assert 0 < gap(near) <= CARD_GAP_NEAR_MM + 2.0 + 3.0  # a placing step, and the towers' hand jitter
+    assert gap(usual) > CARD_GAP_NEAR_MM
+    shift = np.subtract(near.towers[0].position, usual.towers[0].position)
+    assert all(np.allclose(np.subtract(a.position, b.position), shift, atol=6.0)
+               for a, b in zip(near.towers, usual.towers, strict=True))
+
+
 def test_an_empty_table_is_framed_whatever_the_seed():
     # Seed 2034 once drew a camera cutting the card on an empty table: nothing else was left to frame.
     for seed in (2034, *range(20)):
