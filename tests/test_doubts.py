@@ -184,6 +184,17 @@ def test_a_long_wall_read_where_a_thin_tower_stood_may_be_that_tower_and_two_sho
     assert still_in_doubt(stored, board, DIMS)[0].changed == {"red": (5, 6)}
 
 
+def test_a_long_wall_whose_middle_a_keep_hides_may_be_a_tower_and_two_short_walls():
+    reading, board = _long_wall_through_a_thin_towers_place()
+    reading.walls[-1] = replace(reading.walls[-1], through_thin_tower=False, middle_hidden=True)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.read, doubt.where, doubt.otherwise) == ("long wall whose middle a keep hides", (SPAN, 0.0),
+                                                          "a tower and two short walls")
+    assert doubt.changed == {"red": (5, 6)}
+    reading.walls[-1] = replace(reading.walls[-1], middle_hidden=False)
+    assert find_doubts(reading, board, DIMS) == []
+
+
 def test_a_long_wall_that_may_be_a_towers_run_is_settled_by_the_tower_on_the_table():
     from tablesight.vision.castellan.evaluate import settled
 

@@ -301,6 +301,30 @@ def test_only_a_keep_in_front_of_a_gap_between_two_short_walls_hides_a_wall_ther
     assert [(w.kind, {w.start, w.end}) for w in walls] == [("long", {0, 1})]
 
 
+def test_a_long_wall_whose_middle_a_keep_hides_is_marked_so_one_whose_end_it_hides_is_not():
+    """Fresh 12300-017 (27°): a yellow double keep leaning over the tower between two short walls in line hid it,
+    and the two were read as one long wall, the reading "clean" and two courtyards a tower short. Where keeps
+    hide a long wall's middle a tower may stand there unseen; hidden elsewhere along it, none can."""
+    from tablesight.vision.castellan.keeps import KeepPlanes
+
+    a, b = (100, 100), (228, 100)
+    solid = footprint([a, b], [(a, b)])
+    towers = find_towers(solid, REGION, DIMS)
+
+    def read_with_a_keep_over(x0: float, x1: float):
+        hidden = np.zeros(REGION.size[::-1], np.uint8)
+        corners = [REGION.to_pixels(p) for p in ((x0, 88), (x1, 112))]
+        cv2.rectangle(hidden, *(tuple(int(v) for v in c) for c in corners), 1, -1)
+        in_front = KeepPlanes(["yellow"], hidden, [hidden] * 3)
+        return find_walls(towers, solid, REGION, DIMS, axis=0.0, cover=in_front.cover)
+
+    (middle,) = read_with_a_keep_over(164 - 11, 164 + 11)
+    (near_end,) = read_with_a_keep_over(118, 140)
+    (bare,) = find_walls(towers, solid, REGION, DIMS, axis=0.0)
+    assert middle.kind == near_end.kind == bare.kind == "long"
+    assert middle.middle_hidden and not near_end.middle_hidden and not bare.middle_hidden
+
+
 def test_an_open_wall_running_across_a_wall_between_two_towers_is_left_out():
     """x9898-025 (a dense castle far off at 30°): open walls read on through the fattened footprint, across walls
     joining two towers. Walls join only towers, and none blocks another's end."""

@@ -4,9 +4,9 @@ Some pieces cannot be settled from one photo: a keep seen from nearly straight a
 double, a keep of the table's own colour was read only where the castle needs one, a tower or a wall
 hidden behind a keep was inferred (from the rules, or its towers a span apart), not seen, a tower read
 in a long wall's run (by its height alone) or between two short walls in line and thinner than the castle's
-other towers may be that wall's middle, a long wall read where a thin
-tower stood (`thin_towers`) may be that tower and two short walls, and a wall read to a tower an open
-wall's run passed through (`walls.open_walls_through_towers`) may not be there. The reader marks them;
+other towers may be that wall's middle, a long wall read where a thin tower stood (`thin_towers`) or whose
+middle a keep hides may be a tower and two short walls, and a wall read to a tower an open wall's run passed
+through (`walls.open_walls_through_towers`) may not be there. The reader marks them;
 here the board is scored the other way round for each, so a player or an organiser knows which few
 pieces to look at on the table, and which of them would change a score.
 """
@@ -92,7 +92,8 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
                 "tower between two short walls in line, thinner than the castle's others,"
             found.append(doubt("tower", tower.id, tower.position, how, "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
-        if not (wall.inferred or wall.through_thin_tower or wall.through_tower):
+        middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None
+        if not (wall.inferred or wall.through_thin_tower or wall.through_tower or middle_hidden):
             continue
         middle = midpoint(*board.wall_endpoints(board.walls[i]))
         if wall.inferred or wall.through_tower:
@@ -101,8 +102,9 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall {read}", "absent",
                                replace(board, walls=walls)))
         else:
-            found.append(doubt("wall", board.walls[i].id, middle, "long wall read where a thin tower stood",
-                               AS_TOWER_RUN, long_wall_split(board, i)))
+            read = "long wall read where a thin tower stood" if wall.through_thin_tower else \
+                "long wall whose middle a keep hides"
+            found.append(doubt("wall", board.walls[i].id, middle, read, AS_TOWER_RUN, long_wall_split(board, i)))
     return sorted(found, key=lambda d: not d.changed)
 
 

@@ -20,6 +20,7 @@ FILLED = 0.65  # share of a wall's body between two towers that must be seen sol
 STEP_MM = 1.0
 SIDE_OFFSETS_MM = np.array([-2.0, 0.0, 2.0])  # a wall's ray is sampled this far either side too
 MIN_VISIBLE = 0.2  # of a wall's body must be clear of keeps to judge it
+MIDDLE_HIDDEN = 0.5  # of a long wall's middle (a tower's radius either side) hidden by keeps: a tower may be there
 SPAN_TOLERANCE = 0.15  # a neighbour tower's distance may differ this much from the span
 ANGLE_TOLERANCE = math.radians(10)  # and its direction this much from the socket's
 SAME_SOCKET_COSINE = 0.85  # two walls leaving a tower this close in direction (~30°) use one socket
@@ -61,6 +62,10 @@ class WallReading:
     inferred: bool = False  # hidden behind a keep: not seen but inferred: check it
     through_thin_tower: bool = False  # a long wall read where a thin tower stood between two short walls: check it
     through_tower: bool = False  # read first as an open wall whose body ran through the tower it reaches: check it
+    # A long wall whose middle, where a tower would split it into two short walls, keeps in front hide: that tower
+    # may stand there unseen (fresh 12300-017: a tower behind a yellow double keep leaning over it, its two
+    # short walls read as one long wall, the courtyards' counts one short, and the reading "clean"): check it.
+    middle_hidden: bool = False
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
@@ -208,9 +213,10 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
         body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
-        seen = body
+        seen, middle_hidden = body, False
         if cover is not None and len(body):
             covered = _profile(cover.walls, region, origin, direction, r + 2, span - r - 2)
+            middle_hidden = kind == "long" and _middle_hidden(covered, r + 2, span, r)
             if kind == "long":
                 seen = body | _profile(cover.gaps, region, origin, direction, r + 2, span - r - 2)
             if (~covered).sum() >= MIN_VISIBLE * len(body):
@@ -220,7 +226,7 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         if len(body) and body.mean() >= FILLED:
             if kind == "long" and _tower_along(positions, origin, direction, span / 2, i, halfway) is not None:
                 return None  # a tower halfway: two short walls, read from that tower
-            return WallReading(kind, i, j, None, float(body.mean()))
+            return WallReading(kind, i, j, None, float(body.mean()), middle_hidden=middle_hidden)
         if kind == "short":
             return None  # a tower one short span away but no wall to it: nothing can pass it
     # No tower at either span: an open wall, as long as the solid run from the socket.
@@ -231,6 +237,14 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     end = origin + d * dims.centre_spacing(kind)
     length = dims.short_wall_length if kind == "short" else dims.long_wall_length
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
+
+
+def _middle_hidden(covered: np.ndarray, start: float, span: float, radius: float) -> bool:
+    """Whether keeps hide MIDDLE_HIDDEN of a span's middle (`covered`: `_profile` from `start`), where a tower
+    splitting it into two short walls would stand."""
+    along = start + STEP_MM * np.arange(len(covered))
+    middle = covered[np.abs(along - span / 2) <= radius]
+    return bool(middle.size) and float(middle.mean()) >= MIDDLE_HIDDEN
 
 
 def open_walls_through_towers(towers: list[TowerReading], walls: list[WallReading],
