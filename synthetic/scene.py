@@ -27,7 +27,8 @@ from tablesight.synthetic.table import TABLE_KINDS
 IMAGE_SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (1600, 900), (1200, 1600), (1080, 1920))
 MIN_CARD_PX_PER_MM = 0.75  # an ArUco bit needs about 3 pixels to be read
 MAX_SIDE = 2600
-CARD_GAP_NEAR_MM = 15.0  # `Realism.castle_by_card`: the most the castle's bounds are off the card's
+CARD_GAP_MM = (25.0, 140.0)  # how far the castle's bounds are off the card's, drawn between these
+CARD_GAP_NEAR_MM = 15.0  # ... or, `Realism.castle_by_card`, up to this
 KEEP_HUES = {"red": (-0.03, 0.02), "blue": (0.57, 0.64), "yellow": (0.12, 0.16), "green": (0.27, 0.40)}
 
 
@@ -125,8 +126,9 @@ class Realism:
                                  "shadows in its own colour (`random_second_light`)")
     srgb: bool = _switch("the camera encodes light as sRGB (a power of about 1/2.2, as phones and renderers do): "
                          "shading and shadows compressed by the curve (`Scene.srgb`)")
-    castle_by_card: bool = _switch("the castle set up to 15 mm from the card (beside it, all but touching "
-                                   "it), not 25-140 mm off (`place_castle`)")
+    castle_by_card: bool = _switch(f"the castle set up to {CARD_GAP_NEAR_MM:.0f} mm from the card (beside it, all "
+                                   f"but touching it), not {CARD_GAP_MM[0]:.0f}-{CARD_GAP_MM[1]:.0f} mm off "
+                                   f"(`place_castle`)")
 
 
 USUAL_REALISM = Realism()
@@ -168,9 +170,10 @@ def place_castle(board: Board, rng: np.random.Generator,
     card_centre = np.array([(card[0] + card[2]) / 2, (card[1] + card[3]) / 2])
     direction = rng.uniform(0, 2 * math.pi)
     unit = np.array([math.cos(direction), math.sin(direction)])
-    gap = rng.uniform(25, 140)
+    low, high = CARD_GAP_MM
+    gap = rng.uniform(low, high)
     if by_card:  # the same draw, so the scene is otherwise the same
-        gap = (gap - 25) / 115 * CARD_GAP_NEAR_MM
+        gap = (gap - low) / (high - low) * CARD_GAP_NEAR_MM
     distance, step = 50.0, 2.0 if by_card else 10.0
     while True:
         offset = card_centre + unit * distance - centre

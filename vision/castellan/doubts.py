@@ -92,6 +92,7 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
                 "tower between two short walls in line, thinner than the castle's others,"
             found.append(doubt("tower", tower.id, tower.position, how, "the middle of a long wall", as_long))
     for i, wall in enumerate(reading.walls):
+        # Only a long wall between two towers is flagged so; one later re-kinded or opened keeps its flags.
         middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None
         if not (wall.inferred or wall.through_thin_tower or wall.through_tower or middle_hidden):
             continue
