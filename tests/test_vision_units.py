@@ -663,6 +663,26 @@ def test_a_tower_the_usual_look_read_where_open_walls_of_the_kept_look_end_is_th
     assert towers_another_look_saw([*towers, TowerReading(3.0, 3.0, 12.0)], walls, usual, DIMS) == []
 
 
+def test_a_tower_the_usual_look_read_in_a_long_wall_of_the_kept_look_splits_it():
+    """Sample 048 (a castle a metre from the card, towers 8 px across): the look kept read a run of two short walls
+    and a tower as one long wall; the usual look's tower in its middle is offered with that wall, and the wall
+    given as the two short walls joining it — not a tower off the middle, nor a thin one (a fattened wall)."""
+    from tablesight.vision.castellan.hidden_towers import towers_in_runs_another_look_saw
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, split_at
+
+    towers = [TowerReading(0.0, 0.0, 12.0), TowerReading(128.0, 0.0, 12.0), TowerReading(0.0, 64.0, 12.0)]
+    long_wall = WallReading("long", 0, 1, None, 1.0)
+    walls = [long_wall, WallReading("short", 0, 2, None, 1.0)]
+    middle = TowerReading(66.0, 1.0, 11.0)
+    usual = [*towers, middle]
+    assert towers_in_runs_another_look_saw(towers, walls, usual, DIMS) == [(middle, long_wall)]
+    assert towers_in_runs_another_look_saw(towers, walls, [*towers, TowerReading(80.0, 1.0, 11.0)], DIMS) == []
+    assert towers_in_runs_another_look_saw(towers, walls, [*towers, TowerReading(66.0, 1.0, 5.0)], DIMS) == []
+    assert towers_in_runs_another_look_saw([*towers, middle], walls, usual, DIMS) == []  # the kept look has it
+    assert [(w.kind, w.start, w.end) for w in split_at(long_wall, 3)] == [("short", 0, 3), ("short", 1, 3)]
+
+
 def test_a_tower_standing_above_a_long_walls_run_splits_it_but_a_plain_run_or_a_keep_in_front_does_not():
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import PixelClasses

@@ -32,6 +32,7 @@ HIDING_SLACK_MM = 15.0  # a keep hides a tower up to this far beyond their touch
 MIN_COVERED = 0.8  # share of the tower's body seen as grey or keep colour (the table shows at a gap)
 BODY_HEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.95)  # of the tower's height, where its body is sampled
 RING_SHARE, RING_POINTS = 0.7, 12  # a ring inside the tower's outline, sampled at each height
+IN_RUN_MIDDLE_SHARE = 0.15  # how far (share of a short span) from a long wall's middle a tower splitting it stands
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,30 @@ def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading]
         near = [t for t in seen if math.dist(point, t.position) < meet]
         if near:
             found.append((min(near, key=lambda t: math.dist(point, t.position)), tuple(members)))
+    return found
+
+
+def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[WallReading], seen: list[TowerReading],
+                                    dims: PieceDimensions) -> list[tuple[TowerReading, WallReading]]:
+    """Towers of `seen` (another look's reading) standing in the middle of a long wall of this reading (within
+    IN_RUN_MIDDLE_SHARE of a short span of its middle), where this reading has no tower: the run may be two short
+    walls and a tower this look lost (sample 048: a castle a metre from the card, its towers 8 px across, the
+    look taking steps from the table for plastic read a run of two short walls as one long wall). Only towers that
+    look saw in its footprint and not thin there (`THIN_SHARE`): a long wall fattened by shade reads as a thin
+    tower (sample 001). Each with the long wall it stands in."""
+    thin = THIN_SHARE * median_seen_radius(seen)
+    seen = [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
+    reach = IN_RUN_MIDDLE_SHARE * dims.centre_spacing("short")
+    found = []
+    for wall in walls:
+        if wall.kind != "long" or wall.end is None:
+            continue
+        middle = (np.asarray(towers[wall.start].position) + np.asarray(towers[wall.end].position)) / 2
+        if any(math.dist(middle, t.position) < dims.tower_diameter for t in towers):
+            continue
+        near = [t for t in seen if math.dist(middle, t.position) < reach]
+        if near:
+            found.append((min(near, key=lambda t: math.dist(middle, t.position)), wall))
     return found
 
 

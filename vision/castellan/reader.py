@@ -32,7 +32,11 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
-from tablesight.vision.castellan.hidden_towers import hidden_towers, towers_another_look_saw
+from tablesight.vision.castellan.hidden_towers import (
+    hidden_towers,
+    towers_another_look_saw,
+    towers_in_runs_another_look_saw,
+)
 from tablesight.vision.castellan.keep_blends import table_hue_around
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
@@ -74,6 +78,7 @@ from tablesight.vision.castellan.walls import (
     meeting_distance,
     merged_walls,
     settled_towers,
+    split_at,
     split_at_towers_in_runs,
     without_open_walls_across_walls,
 )
@@ -601,24 +606,34 @@ class CastellanReader:
     def _towers_the_first_look_saw(self, reading: PhotoReading, first: PhotoReading) -> None:
         """Towers the first look read where open walls of the look kept end (`towers_another_look_saw`: a look
         seeing less grey lost them, lit and whole, and kept their walls), each joined to those walls and its other
-        sockets read, and named in the notes — unless the board then breaks more rules (fresh 11800-003: a corner
+        sockets read, and those it read in the middle of a long wall of the look kept, that wall split into two
+        short walls joining it (`towers_in_runs_another_look_saw`); named in the notes — unless the board then
+        breaks more rules (fresh 11800-003: a corner
         tower of a pale castle on a pale table, lost with shadows taken for table; 11400-023: three towers at the
         castle's open ends). Not from a first reading that misread much (MAX_WITNESS_MISFITS per tower: sample
         056's read the table's texture as towers, 0.6 a tower, and one of them stood where an open wall ends)."""
         if reading.board is None or reading.planes is None or not pose_known(reading):
             return
-        found = towers_another_look_saw(reading.towers, reading.walls, first.towers, self.profile.dimensions)
+        dims = self.profile.dimensions
+        found = towers_another_look_saw(reading.towers, reading.walls, first.towers, dims)
+        in_runs = towers_in_runs_another_look_saw(reading.towers, reading.walls, first.towers, dims)
         # The first board is scored again only where it has a tower to offer (`looked_again` weighed it once).
-        if not found or misfit_rate(misfits(first, self._report(first)), first) > MAX_WITNESS_MISFITS:
+        if not (found or in_runs) or misfit_rate(misfits(first, self._report(first)), first) > MAX_WITNESS_MISFITS:
             return
         with timed(reading.timings_ms, "rebuild"):
             broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
             self._join_towers(found, reading.wall_solid, reading.region, reading.planes, reading)
+            for tower, wall in in_runs:
+                reading.towers = [*reading.towers, tower]
+                reading.walls = [w for w in reading.walls if w is not wall] + split_at(wall, len(reading.towers) - 1)
             if self._rules_broken(reading) > broken:
                 reading.towers, reading.walls = before
                 return
             reading.notes.extend(f"a tower at ({t.x:.0f}, {t.y:.0f}) mm, where {_walls_end(len(walls))}, was read the "
                                  f"usual way though not with the colours seen as kept — check it" for t, walls in found)
+            reading.notes.extend(f"a tower at ({t.x:.0f}, {t.y:.0f}) mm, in the middle of a long wall's run, was read "
+                                 f"the usual way though not with the colours seen as kept: the run is two short walls "
+                                 f"and it — check it" for t, _ in in_runs)
             reading.board = board_of(reading)
 
     def towers_after_the_look(self, reading: PhotoReading) -> None:

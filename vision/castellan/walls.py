@@ -350,6 +350,11 @@ def _nearest(candidates: np.ndarray, distance: np.ndarray, excluded) -> int | No
     return int(indices[np.argmin(distance[indices])])
 
 
+def split_at(wall: WallReading, tower: int) -> list[WallReading]:
+    """A long wall between two towers given as the two short walls joining `tower`, standing in its middle."""
+    return [WallReading("short", end, tower, None, wall.filled, wall.inferred) for end in (wall.start, wall.end)]
+
+
 def split_at_towers_in_runs(towers: list[TowerReading], walls: list[WallReading],
                             dims: PieceDimensions) -> list[WallReading]:
     """The walls, each long wall between two towers with a third read in its run (`_tower_in_run`: found
