@@ -106,9 +106,14 @@ def _axis_from_edges(solid: np.ndarray) -> float:
     return (math.atan2(sy, sx) / 4) % (math.pi / 2) if sx or sy else 0.0
 
 
+def _steps(start: float, stop: float) -> np.ndarray:
+    """The distances (mm) along a ray that `_profile` samples: every STEP_MM from `start`, short of `stop`."""
+    return np.arange(start, stop, STEP_MM)
+
+
 def _profile(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float) -> np.ndarray:
-    """Solid or not along a ray, 1 mm steps, tolerant of ±2 mm sideways misalignment."""
-    dist = np.arange(start, stop, STEP_MM)
+    """Solid or not along a ray, 1 mm steps (`_steps`), tolerant of ±2 mm sideways misalignment."""
+    dist = _steps(start, stop)
     normal = np.array([-direction[1], direction[0]])
     # Three parallel rays (2 mm either side and the middle), sampled in one go.
     along = np.asarray(origin) + np.outer(dist, direction)
@@ -216,7 +221,7 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         seen, middle_hidden = body, False
         if cover is not None and len(body):
             covered = _profile(cover.walls, region, origin, direction, r + 2, span - r - 2)
-            middle_hidden = kind == "long" and _middle_hidden(covered, r + 2, span, r)
+            middle_hidden = kind == "long" and _middle_hidden(covered, r + 2, span - r - 2, r)
             if kind == "long":
                 seen = body | _profile(cover.gaps, region, origin, direction, r + 2, span - r - 2)
             if (~covered).sum() >= MIN_VISIBLE * len(body):
@@ -239,11 +244,11 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
     return WallReading(kind, i, None, (float(end[0]), float(end[1])), float(min(1.0, run / length)))
 
 
-def _middle_hidden(covered: np.ndarray, start: float, span: float, radius: float) -> bool:
-    """Whether keeps hide MIDDLE_HIDDEN of a span's middle (`covered`: `_profile` from `start`), where a tower
-    splitting it into two short walls would stand."""
-    along = start + STEP_MM * np.arange(len(covered))
-    middle = covered[np.abs(along - span / 2) <= radius]
+def _middle_hidden(covered: np.ndarray, start: float, stop: float, radius: float) -> bool:
+    """Whether keeps hide MIDDLE_HIDDEN of a wall's body between two towers (`covered`: `_profile` from `start` to
+    `stop`, as far from each tower's centre) within `radius` of its middle, where a tower splitting it into two
+    short walls would stand."""
+    middle = covered[np.abs(_steps(start, stop) - (start + stop) / 2) <= radius]
     return bool(middle.size) and float(middle.mean()) >= MIDDLE_HIDDEN
 
 
