@@ -128,31 +128,46 @@ class DetectionTry:
 
 
 SOFT_TRIES = (DetectionTry(0.3, 7.0), DetectionTry(0.3, 4.0))
+RECOVERY_BIT_THRESHOLD = 0.5  # a recovered marker's cell read white above this share of white (`_detect_board`)
 
 
-def _detector(soft: DetectionTry | None = None, min_markers: int = 2) -> cv2.aruco.CharucoDetector:
-    """`min_markers`: the markers beside a corner needed to place it (OpenCV's default, 2, or 1)."""
-    params = _detector_parameters()
-    if soft is not None:
-        params.adaptiveThreshConstant = soft.threshold_constant
-        params.perspectiveRemoveIgnoredMarginPerCell = soft.bit_margin
+def _detect_board(grey: np.ndarray, soft: DetectionTry | None = None, min_markers: int = 2):
+    """OpenCV's ChArUco `detectBoard` (corners, ids, marker corners, marker ids), its steps taken one by one: the
+    markers found, those the card's others place recovered among the rejected candidates, the corners between
+    them interpolated. The recovery reads each cell's bit against one half (`RECOVERY_BIT_THRESHOLD`), as OpenCV 5.0
+    did inside `detectBoard`; 5.1 applies the finding's `validBitIdThreshold` there too (opencv/opencv#29252) and
+    recovered fewer markers (sample 048: 12 against 14, 10 corners against 16). Taken so, 5.0 and 5.1 find the
+    same corners, and 5.0 exactly those it found before. `min_markers`: the markers beside a corner needed to
+    place it (OpenCV's default, 2, or 1)."""
+    board = charuco_board()
+    finding = _detector_parameters(soft)
+    corners, ids, rejected = cv2.aruco.ArucoDetector(board.getDictionary(), finding).detectMarkers(grey)
+    if ids is not None and len(ids):
+        recovery = _detector_parameters(soft)
+        recovery.validBitIdThreshold = RECOVERY_BIT_THRESHOLD
+        recover = cv2.aruco.ArucoDetector(board.getDictionary(), recovery, cv2.aruco.RefineParameters())
+        corners, ids, rejected, _ = recover.refineDetectedMarkers(grey, board, corners, ids, rejected)
     charuco = cv2.aruco.CharucoParameters()
-    charuco.tryRefineMarkers = True
+    charuco.tryRefineMarkers = False  # done above
     charuco.minMarkers = min_markers
-    return cv2.aruco.CharucoDetector(charuco_board(), charuco, params, cv2.aruco.RefineParameters())
+    detector = cv2.aruco.CharucoDetector(board, charuco, finding, cv2.aruco.RefineParameters())
+    return detector.detectBoard(grey, markerCorners=corners, markerIds=ids)
 
 
-def _detector_parameters() -> cv2.aruco.DetectorParameters:
+def _detector_parameters(soft: DetectionTry | None = None) -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.minMarkerPerimeterRate = 0.008  # cards down to ~1/12 of the frame width
     params.adaptiveThreshWinSizeMax = 53
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if soft is not None:
+        params.adaptiveThreshConstant = soft.threshold_constant
+        params.perspectiveRemoveIgnoredMarginPerCell = soft.bit_margin
     return params
 
 
 def _detect_corners(grey: np.ndarray, soft: DetectionTry | None = None, min_corners: int = MIN_CORNERS,
                     min_markers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    corners, ids, marker_corners, marker_ids = _detector(soft, min_markers).detectBoard(grey)
+    corners, ids, marker_corners, marker_ids = _detect_board(grey, soft, min_markers)
     if ids is None or len(ids) < min_corners:
         return None
     if min_markers == 1 and (marker_ids is None or len(marker_ids) < ONE_MARKER_MARKERS):
