@@ -71,8 +71,7 @@ def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading]
     there (`THIN_SHARE` of its towers' median radius): walls may end at a tower-sized gap (C2), where shade reads
     as a thin tower (sample 018: two walls' ends, 7 mm against the photo's 13)."""
     meet = meeting_distance(dims)
-    thin = THIN_SHARE * median_seen_radius(seen)
-    seen = [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
+    seen = _seen_whole(seen)
     found = []
     for point, members in _meeting_points(walls, meet):
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
@@ -91,8 +90,7 @@ def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[Wall
     look taking steps from the table for plastic read a run of two short walls as one long wall). Only towers that
     look saw in its footprint and not thin there (`THIN_SHARE`): a long wall fattened by shade reads as a thin
     tower (sample 001). Each with the long wall it stands in."""
-    thin = THIN_SHARE * median_seen_radius(seen)
-    seen = [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
+    seen = _seen_whole(seen)
     reach = IN_RUN_MIDDLE_SHARE * dims.centre_spacing("short")
     found = []
     for wall in walls:
@@ -105,6 +103,13 @@ def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[Wall
         if near:
             found.append((min(near, key=lambda t: math.dist(middle, t.position)), wall))
     return found
+
+
+def _seen_whole(seen: list[TowerReading]) -> list[TowerReading]:
+    """The towers of another look's reading it saw in their footprint and not thin there (`THIN_SHARE` of its
+    towers' median radius): the only ones it may offer this reading."""
+    thin = THIN_SHARE * median_seen_radius(seen)
+    return [t for t in seen if t.footprint_seen and t.radius_mm >= thin]
 
 
 def _extra_reach(keep: KeepReading) -> float:

@@ -356,7 +356,9 @@ def _nearest(candidates: np.ndarray, distance: np.ndarray, excluded) -> int | No
 
 
 def split_at(wall: WallReading, tower: int) -> list[WallReading]:
-    """A long wall between two towers given as the two short walls joining `tower`, standing in its middle."""
+    """A long wall between two towers given as the two short walls joining `tower`, standing in its middle. Built
+    anew, not copied as `split_at_towers_in_runs` copies: what doubts the long wall as a whole (read where a thin
+    tower stood, its middle hidden, through a tower) is not said of its halves; `inferred` is."""
     return [WallReading("short", end, tower, None, wall.filled, wall.inferred) for end in (wall.start, wall.end)]
 
 
