@@ -324,6 +324,25 @@ def test_only_a_keep_in_front_of_a_gap_between_two_short_walls_hides_a_wall_ther
     assert [(w.kind, {w.start, w.end}) for w in walls] == [("long", {0, 1})]
 
 
+def test_keeps_are_widened_by_their_blurred_outline_where_they_hide_walls_but_stripes_and_specks_are_not():
+    """Fresh 12600-029: a short wall between two keeps, its foot hidden by one, its middle lost in the pixels their
+    blurred outlines mix with it (neither keep colour nor grey): keeps hide walls as far as that blur reaches. A
+    green chevron table's stripes and specks widened buried a far castle's thin walls (sample 002)."""
+    from tablesight.vision.castellan.keeps import CARVE_BLUR_PX, _widened_by_blur
+
+    side_px = 20.0
+    labels = np.zeros((200, 300), np.uint8)
+    labels[40:60, 40:60] = 1  # a keep, a side square
+    labels[120:130, :] = 2  # a stripe across the photo
+    labels[20, 200] = labels[24, 230] = 2  # specks
+    widened = _widened_by_blur(labels, side_px)
+    reach = int(np.ceil(CARVE_BLUR_PX))
+    assert (widened[40 - reach:60 + reach, 40 - reach:60 + reach] > 0).sum() > (labels[:100, :100] > 0).sum()
+    assert (widened[40 - reach:60 + reach, 50] == 1).all() and widened[40 - reach - 1, 50] == 0
+    assert (widened[100:] == labels[100:]).all() and (widened[:30, 150:] == labels[:30, 150:]).all()
+    assert (_widened_by_blur(np.zeros_like(labels), side_px) == 0).all()
+
+
 def test_a_long_wall_whose_middle_a_keep_hides_is_marked_so_one_whose_end_it_hides_is_not():
     """Fresh 12300-017 (27°): a yellow double keep leaning over the tower between two short walls in line hid it,
     and the two were read as one long wall, the reading "clean" and two courtyards a tower short. Where keeps

@@ -253,15 +253,16 @@ def mixed_with_the_table(feats: ColourFeatures, table_like: np.ndarray, mm_per_p
 
 def _wide(mask: np.ndarray, reach_px: int) -> np.ndarray:
     """The parts of a mask more than 2 × reach_px + 1 pixels across."""
-    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _disc(reach_px)) > 0
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc(reach_px)) > 0
 
 
 def _near(mask: np.ndarray, reach_px: int) -> np.ndarray:
     """The pixels within reach_px of the mask."""
-    return cv2.dilate(mask.astype(np.uint8), _disc(reach_px)) > 0
+    return cv2.dilate(mask.astype(np.uint8), disc(reach_px)) > 0
 
 
-def _disc(reach_px: int) -> np.ndarray:
+def disc(reach_px: int) -> np.ndarray:
+    """A disc-shaped structuring element reaching `reach_px` pixels from its centre."""
     size = odd_window(2 * reach_px + 1)
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.castellan.carving import PixelClasses, keep_label_image, warp_labels
+from tablesight.vision.castellan.carving import PixelClasses, disc, keep_label_image, warp_labels
 from tablesight.vision.castellan.keep_blends import is_blend
 from tablesight.vision.castellan.walls import KeepCover
 from tablesight.vision.mask_holes import filled_to_hulls
@@ -185,6 +185,9 @@ class KeepPlanes:
     flat: np.ndarray
     body: list[np.ndarray]
     tables_colours: frozenset[str] = frozenset()  # the table's own keep colours (where a keep may be the table)
+    # The same planes of the keep colours widened by CARVE_BLUR_PX in the photo, where they hide walls (see
+    # `in_front`); None: the planes as they are.
+    widened: tuple[np.ndarray, list[np.ndarray]] | None = None
 
     def in_front(self, the_tables_colours: bool = True) -> np.ndarray:
         """Where a keep stands in front of what lies there (a wall there is hidden, not missing): its colour on one
@@ -192,13 +195,17 @@ class KeepPlanes:
         from the camera; one behind a gap between two walls shows through the gap on the body planes, not on the
         table plane (sample 002: two short walls, the tower between them hidden by a keep, read as a long wall
         whose middle that keep hid; fresh 6666-026 alike).
+        A keep's outline blurs into what lies behind it, and those mixed pixels are neither its colour nor grey:
+        the planes widened by that blur (`widened`) are taken (fresh 12600-029: a short wall between two keeps,
+        its foot hidden by one, its middle lost in their blurred outlines).
         `the_tables_colours`: with the table's own keep colours (where they may as well be the table)."""
+        flat, body = self.widened or (self.flat, self.body)
         left_out = [] if the_tables_colours else [index for index, colour in enumerate(self.colours, start=1)
                                                    if colour in self.tables_colours]
         def kept(plane: np.ndarray) -> np.ndarray:
             return (plane > 0) & ~np.isin(plane, left_out) if left_out else plane > 0
 
-        return np.logical_or.reduce([kept(plane) for plane in self.body]) & (self.flat > 0)
+        return np.logical_or.reduce([kept(plane) for plane in body]) & (flat > 0)
 
     @cached_property
     def cover(self) -> KeepCover:
@@ -216,8 +223,33 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
     min_pixels = 0.3 * side * side / view.card.mm_per_pixel() ** 2
     colours = [c for c, mask in classes.keeps.items() if cv2.countNonZero(mask) >= min_pixels]
     labels = keep_label_image(classes, colours)
-    flat, *planes = (warp_labels(view, labels, h, region) for h in (0.0, *(s * body for s in KEEP_PLANE_SHARES)))
-    return KeepPlanes(colours, flat, planes, frozenset(tables_colours))
+    heights = (0.0, *(s * body for s in KEEP_PLANE_SHARES))
+    flat, *planes = (warp_labels(view, labels, h, region) for h in heights)
+    widened_labels = _widened_by_blur(labels, side / view.card.mm_per_pixel())
+    widened_flat, *widened_planes = (warp_labels(view, widened_labels, h, region) for h in heights)
+    return KeepPlanes(colours, flat, planes, frozenset(tables_colours), (widened_flat, widened_planes))
+
+
+def _widened_by_blur(labels: np.ndarray, side_px: float) -> np.ndarray:
+    """A label image with its keeps widened by CARVE_BLUR_PX. Only keeps' bodies: what a disc an eighth of a keep's
+    side (`side_px`, photo pixels) fits in, in blobs no larger than a leaning double keep. Specks and thin lines
+    of a colour on a patterned table, and its stripes, widened would bury a far castle's thin walls (sample
+    002: a green chevron table)."""
+    reach, radius = math.ceil(CARVE_BLUR_PX), max(1, round(side_px / 8))
+    x, y, w, h = cv2.boundingRect(labels)  # worked out over the keeps' window only: a few keeps in a big photo
+    if w == 0 or h == 0:
+        return labels
+    pad = reach + radius  # beyond what the opening's erosion (which takes the window's edge as set) can reach
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    window = labels[y0:y + h + pad, x0:x + w + pad]
+    bodies = cv2.morphologyEx((window > 0).astype(np.uint8), cv2.MORPH_OPEN, disc(radius))
+    _, blobs, stats, _ = cv2.connectedComponentsWithStats(bodies, connectivity=8)
+    keep_sized = stats[:, cv2.CC_STAT_AREA] <= CARVE_HULL_SIDES[1] * side_px ** 2
+    keep_sized[0] = False
+    widened = labels.copy()
+    widened[y0:y + h + pad, x0:x + w + pad] = cv2.dilate(np.where(keep_sized[blobs], window, 0).astype(np.uint8),
+                                                         disc(reach))
+    return np.where(labels > 0, labels, widened)
 
 
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
