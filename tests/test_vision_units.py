@@ -335,12 +335,29 @@ def test_keeps_are_widened_by_their_blurred_outline_where_they_hide_walls_but_st
     labels[40:60, 40:60] = 1  # a keep, a side square
     labels[120:130, :] = 2  # a stripe across the photo
     labels[20, 200] = labels[24, 230] = 2  # specks
-    widened = _widened_by_blur(labels, side_px)
+    widened = _widened_by_blur(labels, side_px, tables=[])
     reach = int(np.ceil(CARVE_BLUR_PX))
     assert (widened[40 - reach:60 + reach, 40 - reach:60 + reach] > 0).sum() > (labels[:100, :100] > 0).sum()
     assert (widened[40 - reach:60 + reach, 50] == 1).all() and widened[40 - reach - 1, 50] == 0
     assert (widened[100:] == labels[100:]).all() and (widened[:30, 150:] == labels[:30, 150:]).all()
-    assert (_widened_by_blur(np.zeros_like(labels), side_px) == 0).all()
+    assert (_widened_by_blur(np.zeros_like(labels), side_px, tables=[]) == 0).all()
+
+
+def test_a_keep_of_the_tables_own_colour_hides_a_long_walls_middle_as_a_keep_the_table_there_does_not():
+    """Fresh 12400-021: a yellow double keep on a wood table (yellow one of the table's keep colours) hid a long
+    wall's middle, and the gap was read as a missing tower's: two open walls. A keep-sized body of the table's
+    colour is a keep wherever it stands; the table's colour seen in a gap (a green cloth, fresh 6666-025) is not."""
+    from tablesight.vision.castellan.keeps import KEEP_BODY_MARK, KeepPlanes, _widened_by_blur
+
+    labels = np.zeros((200, 300), np.uint8)
+    labels[40:60, 40:60] = 1
+    labels[120:200, :] = 1  # the table's colour, a cloth
+    marked = _widened_by_blur(labels, 20.0, tables=[1])
+    assert (marked[40:60, 40:60] == 1 + KEEP_BODY_MARK).all() and (marked[130:] == 1).all()
+    planes = KeepPlanes(["yellow"], marked, [marked] * 3, tables_colours=frozenset({"yellow"}),
+                        widened=(marked, [marked] * 3))
+    gaps = planes.cover.gaps
+    assert gaps[40:60, 40:60].all() and not gaps[130:].any() and planes.cover.walls[130:].all()
 
 
 def test_a_long_wall_whose_middle_a_keep_hides_is_marked_so_one_whose_end_it_hides_is_not():

@@ -51,6 +51,7 @@ TABLE_COLOUR_CARVE_SOLIDITY = 0.4
 # 0.67, filled, carved as green keeps; of 543 keeps' blobs on 40 photos one filled less than 0.7).
 CARVE_SQUARENESS = 0.7
 KEEP_PLANE_SHARES = (0.3, 0.6, 0.9)  # the planes a keep is carved from, in shares of its body's height
+KEEP_BODY_MARK = 16  # added to the labels of a table colour's keep-sized bodies (`_widened_by_blur`)
 MAX_KEEP_ASPECT = 2.5
 # Keeps of one colour in neighbouring courtyards can carve as one blob: up to this many are split apart
 # by eroding the blob by this share of a keep's side (a wall between them is thinner than half a side).
@@ -198,7 +199,9 @@ class KeepPlanes:
         A keep's outline blurs into what lies behind it, and those mixed pixels are neither its colour nor grey:
         the planes widened by that blur (`widened`) are taken (fresh 12600-029: a short wall between two keeps,
         its foot hidden by one, its middle lost in their blurred outlines).
-        `the_tables_colours`: with the table's own keep colours (where they may as well be the table)."""
+        `the_tables_colours`: with the table's own keep colours (where they may as well be the table); without them,
+        their keep-sized bodies are still taken (marked so in `widened`): a yellow double keep on a wood table hid a
+        long wall's middle, and the gap was read as a missing tower's (fresh 12400-021)."""
         flat, body = self.widened or (self.flat, self.body)
         left_out = [] if the_tables_colours else [index for index, colour in enumerate(self.colours, start=1)
                                                    if colour in self.tables_colours]
@@ -225,16 +228,18 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
     labels = keep_label_image(classes, colours)
     heights = (0.0, *(s * body for s in KEEP_PLANE_SHARES))
     flat, *planes = (warp_labels(view, labels, h, region) for h in heights)
-    widened_labels = _widened_by_blur(labels, side / view.card.mm_per_pixel())
+    tables = [index for index, colour in enumerate(colours, start=1) if colour in tables_colours]
+    widened_labels = _widened_by_blur(labels, side / view.card.mm_per_pixel(), tables)
     widened_flat, *widened_planes = (warp_labels(view, widened_labels, h, region) for h in heights)
     return KeepPlanes(colours, flat, planes, frozenset(tables_colours), (widened_flat, widened_planes))
 
 
-def _widened_by_blur(labels: np.ndarray, side_px: float) -> np.ndarray:
+def _widened_by_blur(labels: np.ndarray, side_px: float, tables: Collection[int]) -> np.ndarray:
     """A label image with its keeps widened by CARVE_BLUR_PX. Only keeps' bodies: what a disc an eighth of a keep's
     side (`side_px`, photo pixels) fits in, in blobs no larger than a leaning double keep. Specks and thin lines
     of a colour on a patterned table, and its stripes, widened would bury a far castle's thin walls (sample
-    002: a green chevron table)."""
+    002: a green chevron table). Such bodies of the table's own keep colours (labels `tables`) are marked
+    (label + KEEP_BODY_MARK): keeps, not the table, wherever they stand (see `KeepPlanes.in_front`)."""
     reach, radius = math.ceil(CARVE_BLUR_PX), max(1, round(side_px / 8))
     x, y, w, h = cv2.boundingRect(labels)  # worked out over the keeps' window only: a few keeps in a big photo
     if w == 0 or h == 0:
@@ -246,10 +251,11 @@ def _widened_by_blur(labels: np.ndarray, side_px: float) -> np.ndarray:
     _, blobs, stats, _ = cv2.connectedComponentsWithStats(bodies, connectivity=8)
     keep_sized = stats[:, cv2.CC_STAT_AREA] <= CARVE_HULL_SIDES[1] * side_px ** 2
     keep_sized[0] = False
-    widened = labels.copy()
-    widened[y0:y + h + pad, x0:x + w + pad] = cv2.dilate(np.where(keep_sized[blobs], window, 0).astype(np.uint8),
-                                                         disc(reach))
-    return np.where(labels > 0, labels, widened)
+    marked = np.where(np.isin(window, list(tables)), window + KEEP_BODY_MARK, window).astype(np.uint8)
+    widened = cv2.dilate(np.where(keep_sized[blobs], marked, 0), disc(reach))
+    out = labels.copy()
+    out[y0:y + h + pad, x0:x + w + pad] = np.where(widened > 0, widened, window)
+    return out
 
 
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
