@@ -1498,6 +1498,35 @@ def test_a_piece_smaller_than_a_keep_outside_every_courtyard_is_left_out_but_not
     assert reading.stranded == 1 and "smaller than a keep" in reading.notes[-1]
 
 
+def test_a_keep_of_the_tables_own_colour_outside_every_courtyard_is_left_out_as_the_table_itself():
+    """Fresh 12500-009: a lighter patch of a green cloth by a wall's end, keep-sized, read as a green keep outside
+    every courtyard, and a green player scoring 0. Keeps stand only in courtyards (C5): one of the table's own
+    colour outside them all is the table — unless towers stand all around it, the corners of a courtyard a wall
+    of which was missed (fresh 12500-029). A keep of another colour outside is still warned of; one of the
+    table's colour in a courtyard still claims it."""
+    from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
+    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    # Two courtyards side by side, the right one's far wall missed; a long wall runs on to a seventh tower.
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0), (128.0, 0.0), (128.0, 64.0), (256.0, 0.0)]
+    towers = [TowerReading(x, y, 12.0) for x, y in corners]
+    walls = [WallReading("short", a, b, None, 1.0) for a, b in ((0, 1), (1, 2), (2, 3), (3, 0), (1, 4), (2, 5))]
+    walls.append(WallReading("long", 4, 6, None, 1.0))
+    claim = KeepReading("green", 32.0, 32.0, False, True, 32.0, area_share=1.0)
+    open_yard = KeepReading("green", 96.0, 32.0, False, True, 32.0, area_share=1.0)
+    cloth = KeepReading("green", 170.0, 20.0, False, True, 32.0, area_share=1.2)
+    unplaced = KeepReading("red", 180.0, 15.0, False, True, 32.0, area_share=1.2)
+    nothing = np.zeros((4, 4), np.uint8)
+    planes = KeepPlanes(["red", "green"], nothing, [nothing] * 3, tables_colours=frozenset({"green"}))
+    reading = PhotoReading(None, None, towers=towers, walls=walls, keeps=[claim, open_yard, cloth, unplaced],
+                           planes=planes)
+    CastellanReader()._leave_out_keeps_claiming_nothing(reading)
+    assert reading.keeps == [claim, open_yard, unplaced]
+    assert reading.stranded == 1 and "the table's own colour outside every courtyard" in reading.notes[-1]
+
+
 def test_a_keep_sized_piece_beyond_the_castles_towers_is_left_out_as_clutter_or_a_reserve():
     """A cup or a player's reserve keep lying by the castle, keep-sized and keep-coloured, outside the towers'
     hull: no courtyard can be there whatever walls are missed, so it is left out (and said), not a player

@@ -21,9 +21,11 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses, disc, keep_label_image, warp_labels
 from tablesight.vision.castellan.keep_blends import is_blend
-from tablesight.vision.castellan.walls import KeepCover
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import KeepCover, towers_axis
 from tablesight.vision.mask_holes import filled_to_hulls
 from tablesight.vision.table_view import Region, TableView
 
@@ -931,3 +933,17 @@ def beyond_the_castle(keeps: Sequence[KeepReading], corners: Sequence[tuple[floa
     if cv2.contourArea(hull) <= 0:
         return set()
     return {i for i, k in enumerate(keeps) if cv2.pointPolygonTest(hull, (float(k.x), float(k.y)), True) < -margin_mm}
+
+
+def ringed_by_towers(keep: KeepReading, towers: Sequence[TowerReading], dims: PieceDimensions) -> bool:
+    """Whether towers stand around a keep on all four sides (along the castle's axes, each within a long wall's
+    span of it): the corners of a courtyard it may stand in, a wall of which was missed. True without an axis."""
+    axis = towers_axis(list(towers), dims)
+    if axis is None:
+        return True
+    reach = 1.15 * dims.centre_spacing("long")
+    u, v = np.array([math.cos(axis), math.sin(axis)]), np.array([-math.sin(axis), math.cos(axis)])
+    offsets = np.array([t.position for t in towers], np.float64).reshape(-1, 2) - (keep.x, keep.y)
+    along, across = offsets @ u, offsets @ v
+    near = (np.abs(along) < reach) & (np.abs(across) < reach)
+    return all(np.any(near & (sa * along > 0) & (sb * across > 0)) for sa in (-1, 1) for sb in (-1, 1))

@@ -47,6 +47,7 @@ from tablesight.vision.castellan.keeps import (
     keep_planes,
     keeps_on_the_castle,
     merge_close,
+    ringed_by_towers,
     without_overlaps,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
@@ -467,7 +468,10 @@ class CastellanReader:
         (SMALL_KEEP_AREA_SHARE) outside every courtyard (a keep stands in the courtyard it claims; a die by the
         castle carves much like a keep seen from above but is smaller), or in a courtyard a keep of another
         colour, seen whole, claims (no play puts a second colour in a claimed courtyard, C7: a patch of the
-        table's pattern seen between the walls is the likelier reading)."""
+        table's pattern seen between the walls is the likelier reading); and those of the table's own colour
+        outside every courtyard (a keep is only ever placed in one, C5: a lighter patch of a green cloth by a wall's
+        end was read as a green keep, fresh 12500-009) but for one towers stand around, whose courtyard's wall may
+        have been missed (fresh 12500-029)."""
         report = score_board(board_of(reading), self.profile.dimensions)
         index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
@@ -482,7 +486,10 @@ class CastellanReader:
         beyond = beyond_the_castle(reading.keeps, corners, self.profile.dimensions.keep_side)
         outside = {i for i in small if i not in yard_of} - beyond
         in_claimed = {i for i in small if i in yard_of and claimed_by_another_colour(i)}
-        left_out = beyond | outside | in_claimed
+        tables_colours = reading.planes.tables_colours if reading.planes is not None else frozenset()
+        of_the_table = {i for i, keep in enumerate(reading.keeps) if i not in yard_of and keep.color in tables_colours
+                        and not ringed_by_towers(keep, reading.towers, self.profile.dimensions)} - beyond - outside
+        left_out = beyond | outside | in_claimed | of_the_table
         if not left_out:
             return
         reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in left_out]
@@ -496,6 +503,9 @@ class CastellanReader:
         if in_claimed:
             reading.notes.append(f"left out {len(in_claimed)} keep-coloured patch(es) smaller than a keep in a "
                                  f"courtyard another colour's keep claims (the table seen between the walls, C7)")
+        if of_the_table:
+            reading.notes.append(f"left out {len(of_the_table)} keep-coloured patch(es) of the table's own colour "
+                                 f"outside every courtyard (the table itself, not a keep: keeps stand in courtyards)")
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
                           reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:

@@ -80,6 +80,12 @@ def socket_directions(axis: float) -> list[np.ndarray]:
 
 def castle_axis(towers: list[TowerReading], dims: PieceDimensions, solid: np.ndarray, region: Region) -> float:
     """The castle's axis angle (radians, in [0, π/2)): from tower neighbours, else from the solid's edges."""
+    axis = towers_axis(towers, dims)
+    return _axis_from_edges(solid) if axis is None else axis
+
+
+def towers_axis(towers: list[TowerReading], dims: PieceDimensions) -> float | None:
+    """The castle's axis angle (radians, in [0, π/2)) from towers a wall's span or so apart; None without any."""
     reach = dims.centre_spacing("long") * 1.15
     sx = sy = 0.0
     for i, a in enumerate(towers):
@@ -90,7 +96,7 @@ def castle_axis(towers: list[TowerReading], dims: PieceDimensions, solid: np.nda
                 sx += math.cos(4 * angle) / d
                 sy += math.sin(4 * angle) / d
     if sx == 0 and sy == 0:
-        return _axis_from_edges(solid)
+        return None
     return (math.atan2(sy, sx) / 4) % (math.pi / 2)
 
 
