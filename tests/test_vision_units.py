@@ -335,12 +335,12 @@ def test_keeps_are_widened_by_their_blurred_outline_where_they_hide_walls_but_st
     labels[40:60, 40:60] = 1  # a keep, a side square
     labels[120:130, :] = 2  # a stripe across the photo
     labels[20, 200] = labels[24, 230] = 2  # specks
-    widened = _widened_by_blur(labels, side_px, tables=[])
     reach = int(np.ceil(CARVE_BLUR_PX))
+    widened = _widened_by_blur(labels, side_px, reach, tables=[])
     assert (widened[40 - reach:60 + reach, 40 - reach:60 + reach] > 0).sum() > (labels[:100, :100] > 0).sum()
     assert (widened[40 - reach:60 + reach, 50] == 1).all() and widened[40 - reach - 1, 50] == 0
     assert (widened[100:] == labels[100:]).all() and (widened[:30, 150:] == labels[:30, 150:]).all()
-    assert (_widened_by_blur(np.zeros_like(labels), side_px, tables=[]) == 0).all()
+    assert (_widened_by_blur(np.zeros_like(labels), side_px, reach, tables=[]) == 0).all()
 
 
 def test_a_keep_of_the_tables_own_colour_hides_a_long_walls_middle_as_a_keep_the_table_there_does_not():
@@ -352,7 +352,7 @@ def test_a_keep_of_the_tables_own_colour_hides_a_long_walls_middle_as_a_keep_the
     labels = np.zeros((200, 300), np.uint8)
     labels[40:60, 40:60] = 1
     labels[120:200, :] = 1  # the table's colour, a cloth
-    marked = _widened_by_blur(labels, 20.0, tables=[1])
+    marked = _widened_by_blur(labels, 20.0, 2, tables=[1])
     assert (marked[40:60, 40:60] == 1 + KEEP_BODY_MARK).all() and (marked[130:] == 1).all()
     planes = KeepPlanes(["yellow"], marked, [marked] * 3, tables_colours=frozenset({"yellow"}),
                         widened=(marked, [marked] * 3))

@@ -54,6 +54,7 @@ TABLE_COLOUR_CARVE_SOLIDITY = 0.4
 CARVE_SQUARENESS = 0.7
 KEEP_PLANE_SHARES = (0.3, 0.6, 0.9)  # the planes a keep is carved from, in shares of its body's height
 KEEP_BODY_MARK = 16  # added to the labels of a table colour's keep-sized bodies (`_widened_by_blur`)
+KEEP_BODY_FILL = 0.4  # of its bounding box a keep's body fills at least (a square turned 45° fills half)
 MAX_KEEP_ASPECT = 2.5
 # Keeps of one colour in neighbouring courtyards can carve as one blob: up to this many are split apart
 # by eroding the blob by this share of a keep's side (a wall between them is thinner than half a side).
@@ -230,34 +231,41 @@ def keep_planes(view: TableView, classes: PixelClasses, region: Region, profile:
     labels = keep_label_image(classes, colours)
     heights = (0.0, *(s * body for s in KEEP_PLANE_SHARES))
     flat, *planes = (warp_labels(view, labels, h, region) for h in heights)
+    # Keeps widened where they hide walls by how far their colour blurs in the photo (CARVE_BLUR_PX), on the planes.
     tables = [index for index, colour in enumerate(colours, start=1) if colour in tables_colours]
-    widened_labels = _widened_by_blur(labels, side / view.card.mm_per_pixel(), tables)
-    widened_flat, *widened_planes = (warp_labels(view, widened_labels, h, region) for h in heights)
+    reach_px = max(1, math.ceil(CARVE_BLUR_PX * view.card.mm_per_pixel() * region.px_per_mm))
+    widened_flat, *widened_planes = (_widened_by_blur(plane, side * region.px_per_mm, reach_px, tables)
+                                     for plane in (flat, *planes))
     return KeepPlanes(colours, flat, planes, frozenset(tables_colours), (widened_flat, widened_planes))
 
 
-def _widened_by_blur(labels: np.ndarray, side_px: float, tables: Collection[int]) -> np.ndarray:
-    """A label image with its keeps widened by CARVE_BLUR_PX. Only keeps' bodies: what a disc an eighth of a keep's
-    side (`side_px`, photo pixels) fits in, in blobs no larger than a leaning double keep. Specks and thin lines
-    of a colour on a patterned table, and its stripes, widened would bury a far castle's thin walls (sample
-    002: a green chevron table). Such bodies of the table's own keep colours (labels `tables`) are marked
-    (label + KEEP_BODY_MARK): keeps, not the table, wherever they stand (see `KeepPlanes.in_front`)."""
-    reach, radius = math.ceil(CARVE_BLUR_PX), max(1, round(side_px / 8))
-    x, y, w, h = cv2.boundingRect(labels)  # worked out over the keeps' window only: a few keeps in a big photo
-    if w == 0 or h == 0:
-        return labels
-    pad = reach + radius  # beyond what the opening's erosion (which takes the window's edge as set) can reach
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    window = labels[y0:y + h + pad, x0:x + w + pad]
-    bodies = cv2.morphologyEx((window > 0).astype(np.uint8), cv2.MORPH_OPEN, disc(radius))
-    _, blobs, stats, _ = cv2.connectedComponentsWithStats(bodies, connectivity=8)
-    keep_sized = stats[:, cv2.CC_STAT_AREA] <= CARVE_HULL_SIDES[1] * side_px ** 2
-    keep_sized[0] = False
-    marked = np.where(np.isin(window, list(tables)), window + KEEP_BODY_MARK, window).astype(np.uint8)
-    widened = cv2.dilate(np.where(keep_sized[blobs], marked, 0), disc(reach))
-    out = labels.copy()
-    out[y0:y + h + pad, x0:x + w + pad] = np.where(widened > 0, widened, window)
+def _widened_by_blur(plane: np.ndarray, side_px: float, reach_px: int, tables: Collection[int]) -> np.ndarray:
+    """A keep colours' plane (a label image) with its keeps widened by `reach_px`. Only keeps' bodies
+    (`_keep_shaped`: blobs of keep colour no larger than a leaning double keep, neither thin nor sparse; `side_px`,
+    a keep's side in the plane's pixels): specks and thin lines of a colour on a patterned table, and its stripes,
+    widened would bury a far castle's thin walls (sample 002: a green chevron table). Such bodies of the table's
+    own keep colours (labels `tables`) are marked (label + KEEP_BODY_MARK): keeps, not the table, wherever they
+    stand (see `KeepPlanes.in_front`). Worked out blob by blob, over each one's window."""
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats((plane > 0).astype(np.uint8), connectivity=8)
+    out = plane.copy()
+    for blob in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[blob])
+        if not _keep_shaped(w, h, area, side_px):
+            continue
+        x0, y0, x1, y1 = max(0, x - reach_px), max(0, y - reach_px), x + w + reach_px, y + h + reach_px
+        body = np.where(blobs[y0:y1, x0:x1] == blob, plane[y0:y1, x0:x1], 0)
+        body = np.where(np.isin(body, list(tables)), body + KEEP_BODY_MARK, body).astype(np.uint8)
+        widened = cv2.dilate(body, disc(reach_px))
+        out[y0:y1, x0:x1] = np.where(widened > 0, widened, out[y0:y1, x0:x1])
     return out
+
+
+def _keep_shaped(width: int, height: int, area: int, side_px: float) -> bool:
+    """Whether a blob (its bounding box and pixel count) may be a keep's body: no larger than a leaning double keep
+    (CARVE_HULL_SIDES), a quarter of a side across at least, and filling KEEP_BODY_FILL of its box (a thin line
+    running across the box fills little of it)."""
+    return (min(width, height) >= side_px / 4 and area <= CARVE_HULL_SIDES[1] * side_px ** 2
+            and area >= KEEP_BODY_FILL * width * height)
 
 
 def find_keeps(view: TableView, planes: KeepPlanes, region: Region, profile: PieceProfile) -> list[KeepReading]:
