@@ -38,6 +38,23 @@ GREY_MARGIN_MM = 4.0  # the rims of walls and towers blend into the table this f
 # seen on 3 of 192 generated photos), keeps of the table's colour 8–35 (their faces lit unlike the table).
 TEXTURE_PERCENTILE, TEXTURE_FACTOR, MIN_CONTRAST = 99.0, 2.0, 6.0
 MIN_HUE_TURN_DEG = 15.0  # a darker patch is a keep only if its hue turns this far from the table's
+# ... or if it is a patch of darkness nothing casts: a shadow always touches what casts it (pieces stand on the
+# table), so a dark patch cut off by lit table from every piece, and from every patch lighter than the table as a
+# keep of the table's colour may be (which casts its own), is no shadow (fresh 12700-026: an olive-yellow keep on tan
+# wood under a flash, darker than the wood, its hue 12° off). Told at each of DETACHED_STEPS_L (CIELAB L) below the
+# table around (a keep's darkness joined to a wall's shadow by the table's grain at a shallow step stands apart at a
+# deeper one), on L smoothed over DARK_SMOOTH_MM (a grain's single pixels do not join patches). A lighter patch
+# casts what comes within CASTER_REACH_MM of it (its shadow meets it across the blurred step between them, the
+# deeper steps' darkness farther off). Only patches of MIN_DETACHED_SIDES keep sides² or more: a patch is judged at
+# its centre, and a speck of darkness cut off in a shadow's narrow reach between a wall and a keep does not make the
+# shadow around it detached (sample 009).
+DETACHED_STEPS_L = (4.0, 8.0, 16.0)
+DARK_SMOOTH_MM = 1.0
+CASTER_REACH_MM = 4.0
+MIN_DETACHED_SIDES = 0.25
+# The table's typical colour in a courtyard is taken out of its shadows (`_lit_median`): pixels this many robust
+# spreads (CIELAB L, at least MIN_SPREAD_L) darker than the median are left out.
+SHADE_CLIP_SPREADS, MIN_SPREAD_L = 2.5, 1.0
 # A keep of another colour than the table's patch it stands on shows as a compact blob of its hue, about a keep's
 # size (its roof, and sides leaning, on the plane of its roof's base). The most distinct patch may lie beside it,
 # half on the table (sample 042: a red keep on a red-and-green check placed 16 mm off, on the green, and read
@@ -101,17 +118,23 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     # Shadows left out, as in the courtyards: a wall's shadow stands out from the table as far as a keep of the
     # table's colour does, but is never taken for one (the lit table beside it still counts).
     patch_hue = _hue(patch)
-    lit = _not_shade(patch, patch_hue, around)  # patches that stand out from the table around as no shadow does
-    texture = float(np.percentile(np.where(lit, contrast, 0.0)[outside], TEXTURE_PERCENTILE))
-    level = max(MIN_CONTRAST, TEXTURE_FACTOR * texture)
+    not_shade = _not_shade(patch, patch_hue, around)
+    # Smoothed: a grain's single pixels neither join patches of darkness nor stand out as lighter.
+    smooth = cv2.GaussianBlur(lab, (0, 0), max(0.5, DARK_SMOOTH_MM * region.px_per_mm))
+    lighter = _lighter_than_the_courtyards(smooth, lab[seen & in_courtyards], seen,
+                                           _level(contrast, not_shade, outside)[0])
+    detached = _detached_darkness(smooth[..., 0], seen, lighter, around[..., 0], region.px_per_mm,
+                                  MIN_DETACHED_SIDES * side_px ** 2)
+    lit = not_shade | detached  # patches that stand out from the table around as no shadow does
+    level, texture = _level(contrast, lit, outside)
     found = []
     breaks = None  # the table's pattern broken, worked out only once a courtyard needs it
     for mask in inside:
         table = seen & mask
         if not table.any():
             continue
-        typical = np.median(lab[table], axis=0)
-        lit_here = lit & _not_shade(patch, patch_hue, typical)
+        typical = _lit_median(lab[table])
+        lit_here = lit & (_not_shade(patch, patch_hue, typical) | detached)
         keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical, lit_here), usable & mask, level,
                         texture, side_px, by_pattern=False)
         if keep is None:
@@ -125,6 +148,29 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         if keep is not None:
             found.append(keep)
     return found
+
+
+def _lit_median(pixels: np.ndarray) -> np.ndarray:
+    """The median colour (Lab) of the table's `pixels` (n × 3) out of its shadows: those darker than the median by
+    SHADE_CLIP_SPREADS of its spread, left out twice over (a wall's shadow over a third of a courtyard pulled its median
+    down, and lit patches of a mottled cloth stood out from it as keeps)."""
+    lit = pixels
+    for _ in range(2):
+        lightness = lit[:, 0]
+        centre = np.median(lightness)
+        spread = max(MIN_SPREAD_L, 1.4826 * float(np.median(np.abs(lightness - centre))))
+        kept = lit[lightness >= centre - SHADE_CLIP_SPREADS * spread]
+        if len(kept) == 0:
+            break
+        lit = kept
+    return np.median(lit, axis=0)
+
+
+def _level(contrast: np.ndarray, lit: np.ndarray, outside: np.ndarray) -> tuple[float, float]:
+    """The contrast a keep must reach, and the table's texture it is told from: the TEXTURE_PERCENTILE of the `lit`
+    patches' contrast outside the courtyards (`outside`), shade counted as 0."""
+    texture = float(np.percentile(np.where(lit, contrast, 0.0)[outside], TEXTURE_PERCENTILE))
+    return max(MIN_CONTRAST, TEXTURE_FACTOR * texture), texture
 
 
 def _keep_in(image: np.ndarray, region: Region, scores: np.ndarray, where: np.ndarray, level: float, texture: float,
@@ -231,6 +277,38 @@ def _not_shade(patch: np.ndarray, patch_hue: np.ndarray, around: np.ndarray) -> 
     brighter = patch[..., 0] > around[..., 0]
     turn = np.abs(np.angle(np.exp(1j * (patch_hue - _hue(around)))))
     return brighter | (turn > math.radians(MIN_HUE_TURN_DEG))
+
+
+def _lighter_than_the_courtyards(smooth: np.ndarray, courtyards: np.ndarray, seen: np.ndarray,
+                                 level: float) -> np.ndarray:
+    """The table (`seen`; `smooth`: Lab smoothed) lighter than the courtyards' table (`courtyards`: its pixels' Lab,
+    n × 3) by `level` (ΔE): a keep of the table's colour may be there (it is table to `seen`), and it casts its own
+    shadow (sample 009: a green keep on a green cloth, read at its shadow beside it)."""
+    if not len(courtyards):
+        return np.zeros(seen.shape, bool)
+    typical = _lit_median(courtyards)
+    return seen & (smooth[..., 0] > typical[0]) & (np.linalg.norm(smooth - typical, axis=-1) >= level)
+
+
+def _detached_darkness(lightness: np.ndarray, seen: np.ndarray, lighter: np.ndarray, around: np.ndarray,
+                       px_per_mm: float, min_area: float) -> np.ndarray:
+    """Where the table (`seen`; `lightness`: CIELAB L smoothed) is darker than around it (`around`: L of the table
+    around each pixel) by one of DETACHED_STEPS_L, in a patch of such darkness `min_area` pixels at least touching
+    nothing but table, nor the table `lighter` than the rest as a keep of its colour may be
+    (`_lighter_than_the_courtyards`): darkness nothing there casts."""
+    table = seen & ~lighter
+    pieces = cv2.dilate((~seen).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    reach = 2 * max(1, int(math.ceil(CASTER_REACH_MM * px_per_mm))) + 1
+    near_other = pieces | (cv2.dilate(lighter.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0)
+    detached = np.zeros(seen.shape, bool)
+    for step in DETACHED_STEPS_L:
+        dark = table & (lightness < around - step)
+        count, patches, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
+        cast = stats[:, cv2.CC_STAT_AREA] < min_area
+        cast[patches[dark & near_other]] = True
+        cast[0] = True
+        detached |= ~cast[patches]
+    return detached
 
 
 def _hue(lab: np.ndarray) -> np.ndarray:
