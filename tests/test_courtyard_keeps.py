@@ -60,17 +60,23 @@ def test_a_red_keep_a_shade_lighter_than_a_red_cloth_is_found_in_its_courtyard_o
     assert found[0].contrast > 2 * found[0].texture
 
 
+def _shaded(cloth: np.ndarray, polygons: list[np.ndarray], brightness: float) -> np.ndarray:
+    """The cloth with the table polygons given (mm) in shade: of its own hue, `brightness` as bright."""
+    view = TableView(cloth, virtual_card(cloth, PX_PER_MM))
+    mask = np.zeros(cloth.shape[:2], np.uint8)
+    for polygon in polygons:
+        cv2.fillPoly(mask, [np.round(view.card.table_to_image(polygon, 0.0)).astype(np.int32)], 1)
+    shaded = cloth.copy()
+    shaded[mask > 0] = (shaded[mask > 0] * brightness).astype(np.uint8)
+    return shaded
+
+
 def _with_wall_shadows(cloth: np.ndarray) -> np.ndarray:
     """The cloth with the outer walls' shadows cast on it outside the courtyards, under a lamp: strips of the
     cloth's own hue a third darker, 15 mm wide, along both long sides of the castle."""
-    view = TableView(cloth, virtual_card(cloth, PX_PER_MM))
-    shaded = cloth.copy()
-    for y0, y1 in ((45.0, 60.0), (-60.0, -45.0)):
-        strip = np.array([[-100.0, y0], [60.0, y0], [60.0, y1], [-100.0, y1]])
-        mask = np.zeros(cloth.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(view.card.table_to_image(strip, 0.0)).astype(np.int32)], 1)
-        shaded[mask > 0] = (shaded[mask > 0] * 0.7).astype(np.uint8)
-    return shaded
+    strips = [np.array([[-100.0, y0], [60.0, y0], [60.0, y1], [-100.0, y1]])
+              for y0, y1 in ((45.0, 60.0), (-60.0, -45.0))]
+    return _shaded(cloth, strips, 0.7)
 
 
 def test_the_walls_shadows_outside_the_courtyards_do_not_hide_a_keep_a_shade_lighter():
@@ -85,13 +91,7 @@ def test_the_walls_shadows_outside_the_courtyards_do_not_hide_a_keep_a_shade_lig
 def _with_shadow_in_the_left_courtyard(cloth: np.ndarray) -> np.ndarray:
     """The cloth with the middle wall's shadow cast into the left courtyard: a strip of the cloth's own hue, two
     thirds as bright, 15 mm wide along the wall's side."""
-    view = TableView(cloth, virtual_card(cloth, PX_PER_MM))
-    strip = np.array([[-40.0, -35.0], [-24.0, -35.0], [-24.0, 35.0], [-40.0, 35.0]])
-    mask = np.zeros(cloth.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(view.card.table_to_image(strip, 0.0)).astype(np.int32)], 1)
-    shaded = cloth.copy()
-    shaded[mask > 0] = (shaded[mask > 0] * 0.66).astype(np.uint8)
-    return shaded
+    return _shaded(cloth, [np.array([[-40.0, -35.0], [-24.0, -35.0], [-24.0, 35.0], [-40.0, 35.0]])], 0.66)
 
 
 def test_a_shadow_of_the_cloths_own_hue_is_not_a_keep():
@@ -239,13 +239,8 @@ def test_a_keep_a_shade_lighter_than_the_cloth_is_found_where_it_stands_not_at_i
     """A keep of the cloth's colour is table to the search, so its own shadow beside it, clear of every wall, touches
     nothing but table; it stands out more than the keep does, but a keep lighter than the table casts it (sample 009:
     a green keep on a green cloth was read at its shadow, 24 mm off)."""
-    cloth = _mottled_cloth(seed)
-    view = TableView(cloth, virtual_card(cloth, PX_PER_MM))
     shadow = np.array([[-49.0, -6.0], [-35.0, -6.0], [-35.0, 16.0], [-49.0, 16.0]])
-    mask = np.zeros(cloth.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(view.card.table_to_image(shadow, 0.0)).astype(np.int32)], 1)
-    cloth[mask > 0] = (cloth[mask > 0] * 0.5).astype(np.uint8)
-    view, grey = _castle_on(cloth, [((-60.0, 5.0), (58, 54, 118))])
+    view, grey = _castle_on(_shaded(_mottled_cloth(seed), [shadow], 0.5), [((-60.0, 5.0), (58, 54, 118))])
     found = _found(view, grey, [LEFT])
     assert [k.color for k in found] == ["red"]
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4

@@ -22,7 +22,13 @@ import numpy as np
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import warp_labels
 from tablesight.vision.castellan.pattern_breaks import pattern_breaks, table_periods
-from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colour_features, in_keep_hue
+from tablesight.vision.segmentation import (
+    KEEP_HUES,
+    MIN_KEEP_SATURATION,
+    colour_features,
+    in_keep_hue,
+    robust_spread,
+)
 from tablesight.vision.table_view import Region, TableView
 
 PX_PER_MM = 1.0  # a keep is 22 px across: enough to average its colour, cheap over a whole castle
@@ -158,7 +164,7 @@ def _lit_median(pixels: np.ndarray) -> np.ndarray:
     for _ in range(2):
         lightness = lit[:, 0]
         centre = np.median(lightness)
-        spread = max(MIN_SPREAD_L, 1.4826 * float(np.median(np.abs(lightness - centre))))
+        spread = max(MIN_SPREAD_L, robust_spread(lightness - centre))
         kept = lit[lightness >= centre - SHADE_CLIP_SPREADS * spread]
         if len(kept) == 0:
             break
