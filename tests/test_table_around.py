@@ -3,7 +3,7 @@ right around it, which the table's smooth light cannot tell from the mottling.""
 
 import numpy as np
 
-from tablesight.vision.castellan.looks import LOOKS
+from tablesight.vision.castellan.looks import LOCAL_STEPS_WIDE_MM, LOOKS
 from tablesight.vision.segmentation import TableLight, colour_features, stands_out, steps_from_table_around
 
 
@@ -49,12 +49,31 @@ def test_a_plain_table_with_nothing_on_it_has_no_steps():
     assert found.mean() < 0.001
 
 
+def test_a_tower_filling_the_usual_window_steps_from_the_table_only_over_a_wider_one():
+    """A tower (24 mm across) a little brighter than a plain table: the usual 25 mm window is mostly tower, its
+    median steps with it and the tower's middle goes unseen; over LOCAL_STEPS_WIDE_MM it is seen whole."""
+    rng = np.random.default_rng(7)
+    ys, xs = np.mgrid[0:200, 0:200]
+    tower = (xs - 100) ** 2 + (ys - 100) ** 2 <= 12 ** 2
+    stops = np.where(tower, 0.3, 0.0) + rng.normal(0, 0.01, tower.shape)
+    image = np.repeat((0.6 * 2.0 ** stops)[..., None], 3, axis=2).astype(np.float32)
+    feats, light = colour_features(image), TableLight.fit(_CardUnits(), image)
+    usual = steps_from_table_around(feats, light, mm_per_pixel=1.0)
+    wide = steps_from_table_around(feats, light, mm_per_pixel=1.0, around_mm=LOCAL_STEPS_WIDE_MM)
+    assert usual[tower].mean() < 0.6
+    assert wide[tower].mean() > 0.95
+    assert wide[~tower].mean() < 0.01
+
+
 def test_the_looks_taking_steps_from_the_table_around_are_tried_last_and_where_no_castle_was_seen():
-    steps = LOOKS[-2:]  # as the other looks carve, and from higher up (only the pieces' tops step out)
+    steps = LOOKS[-3:]  # as the other looks carve, from higher up (only the pieces' tops step out), by steps alone
     assert all(look.local_steps and look.sees_more_grey for look in steps)
     assert steps[1].lower_shares[0] > steps[0].lower_shares[0]
+    # The last takes no grey by colour (a JPEG-blocked pale table's specks) and steps over a tower's width and more.
+    assert [look.grey_by_colour for look in steps] == [True, True, False]
+    assert steps[2].steps_around_mm > 2 * steps[0].steps_around_mm
     # They take broad shade for plastic too: a reading through them must break fewer rules, not merely warn less.
     # So must the looks taking deep shade for plastic (a wall's cast shadow near nadir); the others win ties.
     assert not any(look.wins_ties for look in steps)
-    assert all(other.wins_ties != other.deep_shade_is_plastic for other in LOOKS[:-2])
-    assert not any(other.local_steps for other in LOOKS[:-2])
+    assert all(other.wins_ties != other.deep_shade_is_plastic for other in LOOKS[:-3])
+    assert not any(other.local_steps or not other.grey_by_colour for other in LOOKS[:-3])

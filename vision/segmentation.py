@@ -472,7 +472,8 @@ def stands_out(feats: ColourFeatures, table_hue: np.ndarray, light: TableLight,
 
 
 def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pixel: float,
-                            window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+                            window: tuple[int, int, int, int] | None = None,
+                            around_mm: float = STEPS_AROUND_MM) -> np.ndarray:
     """Unsaturated pixels stepping away, brighter or darker, from the table right around them (the median
     brightness over STEPS_AROUND_MM) by more than STEP_SPREADS of such steps' spread over the photo: a
     grey piece's lit top and shaded sides on a plain table of its own colour and brightness, mottled or
@@ -481,7 +482,7 @@ def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pix
     cast shadow under a lamp) steps too: the carving keeps only what stands up."""
     steps, _ = brightness_steps(feats, light, window)
     levels = np.clip((steps + STEP_RANGE_STOPS) * (127.5 / STEP_RANGE_STOPS), 0, 255).astype(np.uint8)
-    size = min(255, odd_window(STEPS_AROUND_MM / mm_per_pixel))  # medianBlur's widest on 8-bit levels
+    size = min(255, odd_window(around_mm / mm_per_pixel))  # medianBlur's widest on 8-bit levels
     around = cv2.medianBlur(levels, size).astype(np.float32) * (STEP_RANGE_STOPS / 127.5) - STEP_RANGE_STOPS
     local = steps - around
     spread = robust_spread(local[::5, ::5])

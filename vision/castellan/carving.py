@@ -122,8 +122,8 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     """Pixel classes of the photo as taken (`photo`, distorted) or of the view's undistorted image, seen
     through `look` (`looks.Look`: how shade, tints and dark colours are taken; `table` as `table_seen_by`
     learns it). Grey is grey plastic of a colour the table does not have (no wider than any piece:
-    BROAD_GREY_MM), or grey that steps away from its surroundings more than the table's own texture does (a
-    table of the pieces' own colour).
+    BROAD_GREY_MM; unless the look has `grey_by_colour` off), or grey that steps away from its surroundings
+    more than the table's own texture does (a table of the pieces' own colour).
     `outline_gap_mm`: pieces seen only by their outline are filled across gaps up to this width.
     `window` (x0, y0, x1, y1 pixels): only that part is classified, the rest left empty (a photo read again
     where its castle is already known). `keeps`: the keep colours' masks of the photo (as taken), when
@@ -138,21 +138,15 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     table_like, table_hue = _table_likelihoods(table, feats, look)
     grey_feats = _tinted_features(view, source, (x0, y0, x1, y1), feats, table_like, ink_level) \
         if look.own_tint else feats
-    by_colour = grey_mask(grey_feats, table_like, max_saturation=look.grey_saturation, dark_sides=look.dark_sides)
-    if look.nearer_grey:
-        blur_px = 2 * int(round(TINT_BLUR_MM / 2 / mm_per_pixel)) + 1
-        tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source, blur_px))
-        by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
-                      & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
     light = view.derived(("light", id(source)), lambda: TableLight.fit(view, source))
-    if look.darkest_sides:
-        by_colour |= far_darker(feats, light, window)
     to_table = _pixel_to_table(view, distorted=photo is not None, origin=(x0, y0))
-    by_colour = _no_wider_than_pieces(by_colour, feats.chroma_key, table, mm_per_pixel, to_table)
+    by_colour = (_grey_by_colour(view, source, window, feats, grey_feats, table_like, table, look, light, to_table)
+                 if look.grey_by_colour else np.zeros(feats.value.shape, bool))
     by_step = stands_out(grey_feats, table_hue, light, window,
                          DEEP_SHADE_STOPS if look.deep_shade_is_plastic else None) & (feats.value > MIN_GREY_VALUE)
     if look.local_steps:
-        by_step |= steps_from_table_around(grey_feats, light, mm_per_pixel, window) & (feats.value > MIN_GREY_VALUE)
+        by_step |= (steps_from_table_around(grey_feats, light, mm_per_pixel, window, look.steps_around_mm)
+                    & (feats.value > MIN_GREY_VALUE))
     grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
@@ -167,6 +161,25 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
                                             keep_colours_of_the_table(view, look))
     classes = PixelClasses(grey, keep_masks_here)
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def _grey_by_colour(view: TableView, source: np.ndarray, window: tuple[int, int, int, int] | None,
+                    feats: ColourFeatures, grey_feats: ColourFeatures, table_like: np.ndarray, table: TableModel,
+                    look: Look, light: TableLight, to_table: Callable) -> np.ndarray:
+    """Grey plastic told by its colour: unsaturated and of a colour the table lacks (or, as `look` has it, nearer
+    grey than the tinted table, or far darker than the table's light), no wider than any piece. `feats` are of
+    `source`'s `window`, as in `classify_pixels`."""
+    x0, y0, x1, y1 = window or (0, 0, source.shape[1], source.shape[0])
+    mm_per_pixel = view.card.mm_per_pixel()
+    by_colour = grey_mask(grey_feats, table_like, max_saturation=look.grey_saturation, dark_sides=look.dark_sides)
+    if look.nearer_grey:
+        blur_px = 2 * int(round(TINT_BLUR_MM / 2 / mm_per_pixel)) + 1
+        tint = view.derived(("tint", id(source)), lambda: TableTint.fit(view, source, blur_px))
+        by_colour |= (tint.nearer_grey(view.normalised(source[y0:y1, x0:x1]))
+                      & (feats.saturation < look.grey_saturation) & (feats.value > MIN_GREY_VALUE))
+    if look.darkest_sides:
+        by_colour |= far_darker(feats, light, window)
+    return _no_wider_than_pieces(by_colour, feats.chroma_key, table, mm_per_pixel, to_table)
 
 
 def grey_mixed_into_the_table(view: TableView, look: Look, classes: PixelClasses, reach_mm: float) -> np.ndarray | None:
