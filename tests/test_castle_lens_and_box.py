@@ -10,7 +10,7 @@ from tablesight.calibration.card import board_object_points
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.scoring.castellan.pieces import PieceDimensions
-from tablesight.vision.castellan.box_limits import mend_split_long_walls
+from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, mend_split_long_walls
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
@@ -196,3 +196,12 @@ def test_over_half_a_box_more_towers_are_another_box_not_misreadings():
     walls += [WallReading("short", w.start + 3, w.end + 3, None, 1.0) for w in filler_walls]
     kept_towers, kept_walls, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
     assert len(kept_towers) == 53 and len(kept_walls) == 51 and not notes
+
+
+def test_the_box_holds_another_long_wall_only_below_its_count():
+    """One box (red and blue keeps) holds 26 long walls; green and yellow beside them imply a second box."""
+    towers = _row(2)
+    longs = [WallReading("long", 0, 1, None, 1.0)] * 25
+    assert box_holds_another_long_wall(towers, longs, {"red", "blue"})
+    assert not box_holds_another_long_wall(towers, longs + longs[:1], {"red", "blue"})
+    assert box_holds_another_long_wall(towers, longs + longs[:1], {"red", "blue", "green", "yellow"})

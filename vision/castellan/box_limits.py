@@ -31,7 +31,7 @@ MAX_MISREAD_SHARE = 0.5
 def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], colours: set[str],
                           dims: PieceDimensions) -> tuple[list[TowerReading], list[WallReading], list[str]]:
     """Towers, walls and notes with split long walls joined while the box says some must be."""
-    boxes = max(boxes_in_play(colours), math.ceil(len(towers) / (BOX_CONTENTS["towers"] * (1 + MAX_MISREAD_SHARE))))
+    boxes = boxes_held(towers, colours)
     limit = BOX_CONTENTS["short_walls"] * boxes
     notes: list[str] = []
     while _count(walls, "short") > limit:
@@ -43,6 +43,17 @@ def mend_split_long_walls(towers: list[TowerReading], walls: list[WallReading], 
             break
         notes.append(note + f" ({'the boxes hold' if boxes > 1 else 'the box holds'} only {limit} short walls)")
     return towers, walls, notes
+
+
+def boxes_held(towers: list[TowerReading], colours: set[str]) -> int:
+    """The boxes in play: those the keep colours imply (`boxes_in_play`), or more where the towers read are over
+    them by more than MAX_MISREAD_SHARE of a box."""
+    return max(boxes_in_play(colours), math.ceil(len(towers) / (BOX_CONTENTS["towers"] * (1 + MAX_MISREAD_SHARE))))
+
+
+def box_holds_another_long_wall(towers: list[TowerReading], walls: list[WallReading], colours: set[str]) -> bool:
+    """Whether the boxes in play hold one long wall more than `walls` has."""
+    return _count(walls, "long") < BOX_CONTENTS["long_walls"] * boxes_held(towers, colours)
 
 
 def _count(walls: list[WallReading], kind: str) -> int:
