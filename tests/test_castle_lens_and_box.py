@@ -10,7 +10,11 @@ from tablesight.calibration.card import board_object_points
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.scoring.castellan.pieces import PieceDimensions
-from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, mend_split_long_walls
+from tablesight.vision.castellan.box_limits import (
+    box_holds_another_long_wall,
+    mend_split_long_walls,
+    short_walls_over_the_box,
+)
 from tablesight.vision.castellan.lens_refinement import refine_card_lens
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
@@ -205,3 +209,11 @@ def test_the_box_holds_another_long_wall_only_below_its_count():
     assert box_holds_another_long_wall(towers, longs, {"red", "blue"})
     assert not box_holds_another_long_wall(towers, longs + longs[:1], {"red", "blue"})
     assert box_holds_another_long_wall(towers, longs + longs[:1], {"red", "blue", "green", "yellow"})
+
+
+def test_short_walls_over_the_box_count_against_the_boxes_in_play():
+    towers = _row(2)
+    shorts = [WallReading("short", 0, 1, None, 1.0)] * 31
+    assert short_walls_over_the_box(towers, shorts, {"red"}) == 1
+    assert short_walls_over_the_box(towers, shorts[:30], {"red"}) == 0
+    assert short_walls_over_the_box(towers, shorts, {"red", "green"}) == -29

@@ -479,3 +479,14 @@ def test_a_grey_castle_on_a_pale_table_broken_into_jpeg_blocks_is_read_by_its_st
     assert counts["tower"]["tp"] >= 13 and counts["tower"]["fp"] <= 1
     assert counts["long"]["tp"] + counts["short"]["tp"] >= 29 and counts["long"]["fp"] + counts["short"]["fp"] <= 1
     assert counts["keep"]["fn"] == 0
+
+
+def test_an_open_short_wall_is_read_on_as_a_long_one_where_the_box_holds_no_further_short_wall():
+    """Fresh seed 12500, photo 016 (wood, 13°, two boxes): an open long wall broken near its middle was read as an
+    open short wall — a 61st, where the boxes hold 60. Read on across that break (a third of a tower's width, as
+    walls at free sockets are), it is the long wall the boxes still hold. (Fresh 12700-005 alike: a yellow grid's
+    dark line across such a wall.)"""
+    photo = HERE / "data" / "open-long-wall-broken-on-wood.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert counts["short"]["fp"] == 0 and counts["long"]["fn"] == 0
+    assert any("read on across a break as an open long wall" in note for note in reading.notes)

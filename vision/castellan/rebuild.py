@@ -1,6 +1,6 @@
 """The kept reading mended: steps taken once the look is kept, where the rules and the photo tell how (walls
 hidden behind keeps, thin towers that are a long wall's middle, open walls read across breaks, on grey blurred
-into the table, or through a tower).
+into the table, grown long where the box holds no further short wall, or through a tower).
 
 They run after the look is weighed because walls and towers weigh in the lens's fit and in how looks are
 compared (by the rules their readings break): taken in earlier, each moved pieces far from where it acted.
@@ -14,7 +14,11 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.calibration.pieces import PieceDimensions, PieceProfile
-from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, run_joined
+from tablesight.vision.castellan.box_limits import (
+    box_holds_another_long_wall,
+    run_joined,
+    short_walls_over_the_box,
+)
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table
 from tablesight.vision.castellan.keeps import KeepPlanes
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
@@ -47,14 +51,15 @@ from tablesight.vision.table_view import Region
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
     """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
-    towers that are a long wall's middle, open walls read across breaks or through a tower), its board made
-    again."""
+    towers that are a long wall's middle, open walls read across breaks, grown long beyond the box or through a
+    tower), its board made again."""
     with timed(reading.timings_ms, "rebuild"):
         _walls_behind_keeps_left(reading, profile)
         _thin_towers_as_long_walls(reading, profile)
         axis = _open_walls_across_breaks(reading, profile)
         if axis is not None:
             _open_walls_on_grey_mixed_into_the_table(reading, profile, axis)
+            _open_walls_grown_long_beyond_the_box(reading, profile, axis)
         _open_walls_through_towers(reading, profile)
 
 
@@ -182,6 +187,34 @@ def _open_walls_on_grey_mixed_into_the_table(reading: PhotoReading, profile: Pie
     if grown or free:
         reading.notes.append(f"{len(grown) + len(free)} open wall(s) read on grey blurred into the table's "
                              f"colour")
+        reading.board = board_of(reading)
+
+
+def _open_walls_grown_long_beyond_the_box(reading: PhotoReading, profile: PieceProfile, axis: float) -> None:
+    """Open short walls read on as open long ones across short breaks (OPEN_RUN_GAP_SHARE of a tower's width, as
+    `_open_walls_across_breaks` reads walls at free sockets), the most solid first, while the reading has more
+    short walls than the box holds and the box holds another long wall: the box says one of them is a long
+    wall's (fresh 12700-005, a yellow grid's dark line across an open long wall read as its end; 12500-016, a
+    merlon's shade). Each named in the notes. Without the box's word such a break may as well be a short wall's
+    end and a pattern's border beyond it. `axis`: the castle's, as `_open_walls_across_breaks` found it."""
+    colours = {k.color for k in reading.keeps}
+    over = short_walls_over_the_box(reading.towers, reading.walls, colours)
+    if over <= 0:
+        return
+    dims = profile.dimensions
+    only = {w.start for w in reading.walls if w.kind == "short" and w.end is None}
+    again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis, cover=reading.planes.cover,
+                       only=only, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
+    grown = open_walls_grown_long(reading.walls, again, reading.towers)
+    kept = without_open_walls_across_walls(reading.towers, [w for _, w in grown], dims, across=reading.walls)
+    grown = sorted(((i, w) for i, w in grown if w in kept), key=lambda g: -g[1].filled)[:over]
+    for i, wall in grown:
+        if not box_holds_another_long_wall(reading.towers, reading.walls, colours):
+            break
+        reading.walls[i] = wall
+        x, y = reading.towers[wall.start].position
+        reading.notes.append(f"the open short wall from the tower at ({x:.0f}, {y:.0f}) mm was read on across a "
+                             f"break as an open long wall: the box holds no further short wall")
         reading.board = board_of(reading)
 
 
