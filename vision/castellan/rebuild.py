@@ -1,6 +1,6 @@
 """The kept reading mended: steps taken once the look is kept, where the rules and the photo tell how (walls
 hidden behind keeps, thin towers that are a long wall's middle, open walls read across breaks, on grey blurred
-into the table, grown long where the box holds no further short wall, or through a tower).
+into the table, grown long across a short break, or through a tower).
 
 They run after the look is weighed because walls and towers weigh in the lens's fit and in how looks are
 compared (by the rules their readings break): taken in earlier, each moved pieces far from where it acted.
@@ -57,8 +57,8 @@ GROWN_SEEN_SHARE = 0.9
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
     """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
-    towers that are a long wall's middle, open walls read across breaks, grown long beyond the box or through a
-    tower), its board made again."""
+    towers that are a long wall's middle, open walls read across breaks, grown long across a short break or
+    through a tower), its board made again."""
     with timed(reading.timings_ms, "rebuild"):
         _walls_behind_keeps_left(reading, profile)
         _thin_towers_as_long_walls(reading, profile)
@@ -207,6 +207,8 @@ def _open_walls_grown_long(reading: PhotoReading, profile: PieceProfile, axis: f
     over = short_walls_over_the_box(reading.towers, reading.walls, colours)
     dims = profile.dimensions
     only = {w.start for w in reading.walls if w.kind == "short" and w.end is None}
+    if not only:
+        return
     again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis, cover=reading.planes.cover,
                        only=only, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
     grown = open_walls_grown_long(reading.walls, again, reading.towers)
