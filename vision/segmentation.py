@@ -475,9 +475,9 @@ def steps_from_table_around(feats: ColourFeatures, light: TableLight, mm_per_pix
                             window: tuple[int, int, int, int] | None = None,
                             around_mm: float = STEPS_AROUND_MM) -> np.ndarray:
     """Unsaturated pixels stepping away, brighter or darker, from the table right around them (the median
-    brightness over STEPS_AROUND_MM) by more than STEP_SPREADS of such steps' spread over the photo: a
-    grey piece's lit top and shaded sides on a plain table of its own colour and brightness, mottled or
-    unevenly lit, whose spread about the smooth light (`TableLight`) is as wide as the step to the pieces
+    brightness over `around_mm`, STEPS_AROUND_MM unless told) by more than STEP_SPREADS of such steps' spread
+    over the photo: a grey piece's lit top and shaded sides on a plain table of its own colour and brightness,
+    mottled or unevenly lit, whose spread about the smooth light (`TableLight`) is as wide as the step to the pieces
     (fresh 6363-031: 0.041 stops about the light, 0.026 about the table around). Broad shade (a wall's
     cast shadow under a lamp) steps too: the carving keeps only what stands up."""
     steps, _ = brightness_steps(feats, light, window)

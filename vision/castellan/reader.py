@@ -440,7 +440,7 @@ class CastellanReader:
                 self._add_hidden_towers(view, classes, region, planes, wall_solid, reading)
             _drop_specks(reading)
             reading.towers, reading.walls, notes = mend_split_long_walls(
-                reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
+                reading.towers, reading.walls, reading.keep_colours, self.profile.dimensions)
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self._walls_the_rules_need(wall_solid, region, planes, reading)
@@ -667,7 +667,7 @@ class CastellanReader:
                 if tower.in_run and sum(i in (w.start, w.end) for w in reading.walls) > 2:
                     reading.towers[i] = replace(tower, in_run=False)
             reading.towers, reading.walls, notes = mend_split_long_walls(
-                reading.towers, reading.walls, {k.color for k in reading.keeps}, self.profile.dimensions)
+                reading.towers, reading.walls, reading.keep_colours, self.profile.dimensions)
             reading.notes.extend(notes)
             reading.board = board_of(reading)
 

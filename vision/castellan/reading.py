@@ -46,6 +46,11 @@ class PhotoReading:
     # A live camera's next frames reuse them: a lens does not change between frames.
     fringes: ColourFringes | None = None
 
+    @property
+    def keep_colours(self) -> set[str]:
+        """The colours of the keeps read: the boxes they imply are in play (`box_limits`)."""
+        return {k.color for k in self.keeps}
+
 
 def board_of(reading: PhotoReading) -> Board:
     """The board model of the reading's pieces as they stand (ids numbered in order, places to 0.1 mm)."""

@@ -98,7 +98,7 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
     carved = None if reading.tower_solid is None else \
         CarvedTowers(reading.tower_solid, reading.region, profile.dimensions)
     standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls or the box says so
-    colours = {k.color for k in reading.keeps}
+    colours = reading.keep_colours
     while True:
         candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls, carved)
                       if reading.towers[c[0]].position not in standing]
@@ -203,7 +203,7 @@ def _open_walls_grown_long(reading: PhotoReading, profile: PieceProfile, axis: f
     seen, while the reading has more short walls than the box holds (the box says one is a long wall's: fresh
     12700-005, a yellow grid's dark line across an open long wall read as its end; 12500-016, a merlon's shade).
     Each named in the notes. `axis`: the castle's, as `_open_walls_across_breaks` found it."""
-    colours = {k.color for k in reading.keeps}
+    colours = reading.keep_colours
     over = short_walls_over_the_box(reading.towers, reading.walls, colours)
     dims = profile.dimensions
     only = {w.start for w in reading.walls if w.kind == "short" and w.end is None}
