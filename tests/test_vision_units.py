@@ -235,6 +235,27 @@ def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_the
     assert on_table[100, 191] == 0  # the courtyard (~4,000 mm² of table)
 
 
+def test_a_small_looking_hole_holding_a_keep_is_a_courtyard_not_a_tower_top():
+    from tablesight.vision.castellan.carving import MIN_LIT_KEEP_MM2, solid_outlines
+
+    # Two holes of the same size in the grey, ~30 × 30 mm: under MAX_FILLED_HOLE_MM2, as a courtyard looks
+    # once its walls' lean and shadows take most of it. A keep's lit top lies in one.
+    mask = np.zeros((120, 200), np.uint8)
+    cv2.rectangle(mask, (20, 40), (54, 74), 255, 3)
+    cv2.rectangle(mask, (120, 40), (154, 74), 255, 3)
+    keeps = np.zeros(mask.shape, bool)
+    keeps[48:66, 128:146] = True  # 18 × 18 mm: a keep's lit top, over MIN_LIT_KEEP_MM2
+    assert keeps.sum() >= MIN_LIT_KEEP_MM2
+    without = solid_outlines(mask.copy(), mm_per_pixel=1.0, gap_mm=8.0)
+    assert without[57, 37] == 255 and without[57, 137] == 255  # taken for tower tops, both
+    held = solid_outlines(mask.copy(), mm_per_pixel=1.0, gap_mm=8.0, keeps=keeps)
+    assert held[57, 37] == 255  # no keep in it: still filled
+    assert held[57, 137] == 0 and held[50, 125] == 0  # the hole holding a keep stays open
+    specks = np.zeros(mask.shape, bool)
+    specks[56:59, 136:139] = True  # a colour fringe's few pixels are no keep
+    assert solid_outlines(mask.copy(), mm_per_pixel=1.0, gap_mm=8.0, keeps=specks)[57, 137] == 255
+
+
 def test_a_carved_solid_keeps_no_pinholes_but_keeps_its_courtyards_and_the_gaps_at_its_edge():
     from tablesight.vision.castellan.carving import PINHOLE_MM2, filled_pinholes
     from tablesight.vision.table_view import Region

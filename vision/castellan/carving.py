@@ -147,18 +147,27 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     if look.local_steps:
         by_step |= (steps_from_table_around(grey_feats, light, mm_per_pixel, window, look.steps_around_mm)
                     & (feats.value > MIN_GREY_VALUE))
-    grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table)
     if keeps is not None:
         keep_masks_here = {c: m[y0:y1, x0:x1] for c, m in keeps.items()}
+        seen_keeps = keep_masks_here
     else:
+        keep_colours = _KeepColours.classified(feats, table, mm_per_pixel, grey_feats)
+        seen_keeps = keep_colours.masks
+    # A keep of the table's own colour is as likely the table's pattern seen in a tower's top.
+    tables_colours = keep_colours_of_the_table(view, look)
+    in_keeps = np.zeros(feats.value.shape, bool)
+    for colour, mask in seen_keeps.items():
+        if colour not in tables_colours:
+            in_keeps |= mask > 0
+    grey = by_colour | solid_outlines(by_step.astype(np.uint8) * 255, mm_per_pixel, outline_gap_mm, to_table,
+                                      keeps=in_keeps)
+    if keeps is None:
         whole = keep_colours_of_the_table(view, look, WHOLE_TABLE_COLOUR_SHARE)
         keep_masks_here = {c: m.astype(np.uint8) * 255 for c, m in
-                           _keep_masks(feats, table, mm_per_pixel, grey_feats,
-                                       _WholeColour(whole[0], grey) if whole else None).items()}
+                           keep_colours.finished(_WholeColour(whole[0], grey) if whole else None).items()}
     if keep_side_mm is not None:
         # Not the table's own keep colours: its patches' grain would make keeps of them (red keeps on a red cloth).
-        grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel,
-                                            keep_colours_of_the_table(view, look))
+        grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel, tables_colours)
     classes = PixelClasses(grey, keep_masks_here)
     return classes if window is None else _placed(classes, window, source.shape[:2])
 
@@ -311,27 +320,45 @@ class _WholeColour:
     grey: np.ndarray
 
 
-def _keep_masks(feats: ColourFeatures, table: TableModel, mm_per_pixel: float,
-                balanced: ColourFeatures | None = None, whole: _WholeColour | None = None) -> dict[str, np.ndarray]:
-    """Each keep colour's pixels (see `keep_masks`); with `balanced` (the photo balanced on its plastic's own
-    tint), only the blobs of the colour in that balance too (`_blobs_mostly_in`): a phone's tone curve on a castle
-    under a warm lamp leaves the plastic's shaded sides tan where the card's white is balanced, a keep's yellow in
-    card units, and plastic once its own tint is taken out; a keep is of its colour either way. Keeps are tested
-    against the table near each pixel: a tablecloth's colour borders are table too. A keep of the colour the table
-    has all over (green on green felt) is not among them: the pixels stepping away from the table around them
-    (`distinct_from_table`) are as often the cloth's own mottling between the walls, whose light differs from the
-    open table's (photos straight from above showed 13–36 such keeps on red cloth). Such keeps are looked for where
-    the rules ask for one (`reader`: the courtyards no keep claims). Of that colour (`whole`), the pixels unlike the
-    table learnt around the card are kept only in blobs lit clear of the grey pieces' rims (`_clear_of_rims`)."""
-    tables = _KeepTables(feats, table, mm_per_pixel)
-    least = int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2)
-    masks = keep_masks(feats, tables.like, tables.shaded_like, least)
-    if whole is not None:
-        masks[whole.colour] = _clear_of_rims(masks[whole.colour], whole.grey, mm_per_pixel, least)
-    if balanced is None or balanced is feats:
-        return masks
-    also = keep_masks(balanced, tables.like, tables.shaded_like, least)
-    return {colour: _blobs_mostly_in(mask, also[colour]) for colour, mask in masks.items()}
+@dataclass(frozen=True)
+class _KeepColours:
+    """Each keep colour's pixels as first classified (`classified`), and the same in the photo balanced on its
+    plastic's own tint (`also`, None without that balance), before they are `finished`."""
+
+    masks: dict[str, np.ndarray]  # bool, each keep colour
+    also: dict[str, np.ndarray] | None
+    mm_per_pixel: float
+    least: int  # pixels a keep's lit top holds at least (MIN_LIT_KEEP_MM2)
+
+    @classmethod
+    def classified(cls, feats: ColourFeatures, table: TableModel, mm_per_pixel: float,
+                   balanced: ColourFeatures | None = None) -> _KeepColours:
+        """Each keep colour's pixels (see `keep_masks`), tested against the table near each pixel: a tablecloth's
+        colour borders are table too. A keep of the colour the table has all over (green on green felt) is not
+        among them: the pixels stepping away from the table around them (`distinct_from_table`) are as often the
+        cloth's own mottling between the walls, whose light differs from the open table's (photos straight from
+        above showed 13–36 such keeps on red cloth). Such keeps are looked for where the rules ask for one
+        (`reader`: the courtyards no keep claims). `balanced`: the photo balanced on its plastic's own tint."""
+        tables = _KeepTables(feats, table, mm_per_pixel)
+        least = int(MIN_LIT_KEEP_MM2 / mm_per_pixel ** 2)
+        masks = keep_masks(feats, tables.like, tables.shaded_like, least)
+        also = None if balanced is None or balanced is feats else \
+            keep_masks(balanced, tables.like, tables.shaded_like, least)
+        return cls(masks, also, mm_per_pixel, least)
+
+    def finished(self, whole: _WholeColour | None = None) -> dict[str, np.ndarray]:
+        """The keep colours' pixels: of the colour the table has all over (`whole`), the pixels unlike the table
+        learnt around the card kept only in blobs lit clear of the grey pieces' rims (`_clear_of_rims`); with the
+        balance on the plastic's tint, only the blobs of the colour in that balance too (`_blobs_mostly_in`): a
+        phone's tone curve on a castle under a warm lamp leaves the plastic's shaded sides tan where the card's
+        white is balanced, a keep's yellow in card units, and plastic once its own tint is taken out; a keep is of
+        its colour either way."""
+        masks = dict(self.masks)
+        if whole is not None:
+            masks[whole.colour] = _clear_of_rims(masks[whole.colour], whole.grey, self.mm_per_pixel, self.least)
+        if self.also is None:
+            return masks
+        return {colour: _blobs_mostly_in(mask, self.also[colour]) for colour, mask in masks.items()}
 
 
 def _clear_of_rims(mask: np.ndarray, grey: np.ndarray, mm_per_pixel: float, least: int) -> np.ndarray:
@@ -432,13 +459,17 @@ def _placed(part: PixelClasses, window: tuple[int, int, int, int], shape: tuple[
 
 
 def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
-                   to_table: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+                   to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+                   keeps: np.ndarray | None = None) -> np.ndarray:
     """Fill pieces seen only by their outlines. A wall whose top is the table's own brightness shows
     as its two shaded edges, a tower as a ring: the gap between edges (under `gap_mm`, about a wall's
     thickness) is closed and small enclosed holes (a tower's top) are filled. Solid pieces are left as
     they are; courtyards are far wider than the gap. `to_table` (pixels → table mm; the card's scale
     if not given) measures each hole on the table: far from the card in a tilted photo a courtyard
-    looks no bigger than a tower top near it."""
+    looks no bigger than a tower top near it. `keeps` (bool, the photo's keep colours): a hole holding a keep's
+    lit top (MIN_LIT_KEEP_MM2) is a courtyard, however little of it the walls' lean and their shadows leave in
+    view (fresh 12500-026, 24° under daylight and a lamp: courtyards with keeps came out 700–900 mm², were
+    filled as tower tops, and half the castle was carved into one blob)."""
     # First join the merlons of crenellated tops (gaps of about 4 mm), then drop specks (table
     # texture, noise) so that closing the wider gap does not bridge them into a fake solid.
     grey = _closed(grey, MERLON_GAP_MM / mm_per_pixel)
@@ -459,8 +490,20 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
         return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
 
     holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and hole_area(c) < MAX_FILLED_HOLE_MM2]
+    if keeps is not None:
+        holes = [c for c in holes if _keep_held(c, keeps, hole_area(c)) < MIN_LIT_KEEP_MM2]
     cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
     return closed
+
+
+def _keep_held(hole: np.ndarray, keeps: np.ndarray, hole_mm2: float) -> float:
+    """How much of the `keeps` mask (bool) a hole's contour (pixels) holds, in mm² at the hole's own scale
+    (`hole_mm2`, its area on the table)."""
+    x, y, w, h = cv2.boundingRect(hole)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [hole], -1, 1, cv2.FILLED, offset=(-x, -y))
+    held = int(np.count_nonzero(keeps[y:y + h, x:x + w] & (inside > 0)))
+    return held * hole_mm2 / max(float(np.count_nonzero(inside)), 1.0)
 
 
 def _pixel_to_table(view: TableView, distorted: bool, origin: tuple[int, int] = (0, 0)
