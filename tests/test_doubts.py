@@ -53,6 +53,15 @@ def test_a_tower_inferred_behind_a_keep_may_be_absent_and_open_both_courtyards()
     (doubt,) = find_doubts(reading, board, DIMS)
     assert (doubt.piece, doubt.id, doubt.where) == ("tower", "t2", (SPAN, 0.0))
     assert doubt.changed == {"red": (4, 0), "blue": (4, 0)}
+    assert doubt.read == "tower hidden behind a keep"
+
+
+def test_a_tower_inferred_where_walls_end_with_no_keep_in_front_says_so():
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")], inferred_tower=1)
+    reading.towers[1] = replace(reading.towers[1], behind_keep=False)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.id, doubt.read, doubt.otherwise) == ("t2", "tower inferred where walls end", "absent")
+    assert doubt.changed == {"red": (4, 0), "blue": (4, 0)}
 
 
 def test_a_wall_inferred_behind_a_keep_may_be_absent():

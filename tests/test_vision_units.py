@@ -712,13 +712,24 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert np.hypot(found[0].x - gap[0], found[0].y - gap[1]) < 3
     # The table shows where the tower would stand: a tower-sized gap, legal (C2), not a tower.
     assert hidden_towers(view, classes(False), towers, walls, [keep], NOMINAL_PROFILE) == []
-    # One open wall ends there, or no keep stands near to hide anything: an ordinary open end.
+    # One open wall ends there: an ordinary open end.
     assert hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE) == []
     # ... unless one wall is asked for (the reader then keeps the tower only if the rules need it).
     (lone,) = hidden_towers(view, classes(True), towers, walls[:1], [keep], NOMINAL_PROFILE, min_walls=1)
     assert lone.walls == (0,) and np.hypot(lone.x - 1.0, lone.y - 2.0) < 3
+    # No keep near to hide it: the walls of two towers ending where plastic is seen all round are still a tower,
+    # one the carving lost (fresh 12700-003); where the table shows, a gap; one wall alone, an open end.
     far_keep = KeepReading("red", 10100.0, 10100.0, False, True, 32.0)
-    assert hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
+    (lost,) = hidden_towers(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE)
+    assert lost.keep is None and lost.walls == (0, 1) and np.hypot(lost.x - gap[0], lost.y - gap[1]) < 3
+    assert hidden_towers(view, classes(False), towers, walls, [far_keep], NOMINAL_PROFILE) == []
+    assert hidden_towers(view, classes(True), towers, walls[:1], [far_keep], NOMINAL_PROFILE, min_walls=1) == []
+    # Two walls meeting head on are a long wall's run read as two open short walls (fresh 12700-020): no tower
+    # without a keep to hide one; behind a keep, as before.
+    in_line = [TowerReading(-64.0, 0.0, 12.0), TowerReading(64.0, 0.0, 12.0)]
+    run = [WallReading("short", 0, None, (-1.0, 0.0), 1.0), WallReading("short", 1, None, (1.0, 0.0), 1.0)]
+    assert hidden_towers(view, classes(True), in_line, run, [far_keep], NOMINAL_PROFILE) == []
+    assert len(hidden_towers(view, classes(True), in_line, run, [keep], NOMINAL_PROFILE)) == 1
 
 
 def test_a_tower_the_usual_look_read_where_open_walls_of_the_kept_look_end_is_that_tower():

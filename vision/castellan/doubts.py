@@ -85,8 +85,8 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
     thin = thin_towers_in_doubt(reading.towers, reading.walls)
     for i, (tower, read) in enumerate(zip(board.towers, reading.towers, strict=True)):
         if read.inferred:
-            found.append(doubt("tower", tower.id, tower.position, "tower hidden behind a keep", "absent",
-                               without_tower(board, tower.id)))
+            how = "tower hidden behind a keep" if read.behind_keep else "tower inferred where walls end"
+            found.append(doubt("tower", tower.id, tower.position, how, "absent", without_tower(board, tower.id)))
         elif (read.in_run or i in thin) and (as_long := run_as_long_wall(board, tower.id)) is not None:
             how = "tower in a long wall's run" if read.in_run else \
                 "tower between two short walls in line, thinner than the castle's others,"

@@ -3,8 +3,10 @@
 A keep standing beside a tower can hide most of it from a tilted camera: the tower is not carved
 out, and the walls sitting in it are read as open walls ending at a tower-sized gap. Several walls
 ending at one point beside a keep, with nothing of the table seen where the tower's body would be,
-are far more likely a hidden tower than a gap (C1: walls join towers). The reading then says which
-tower it inferred, so a player can check it.
+are far more likely a hidden tower than a gap (C1: walls join towers). So are the walls of two towers
+or more ending at one point with no keep near, where grey plastic is seen all round the tower's body:
+a pale tower the carving lost (a gap left for a later tower shows the table there). The reading then
+says which tower it inferred, so a player can check it.
 
 A look at the photo that sees less grey than the usual one (shadows taken for table) can lose a tower
 the usual look read, lit and whole, while keeping the walls that end in it: open walls ending where the
@@ -32,6 +34,7 @@ HIDING_SLACK_MM = 15.0  # a keep hides a tower up to this far beyond their touch
 MIN_COVERED = 0.8  # share of the tower's body seen as grey or keep colour (the table shows at a gap)
 BODY_HEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.95)  # of the tower's height, where its body is sampled
 RING_SHARE, RING_POINTS = 0.7, 12  # a ring inside the tower's outline, sampled at each height
+ACROSS_COSINE = math.cos(math.radians(45))  # walls meeting at a corner or a T: their runs this far from in line
 IN_RUN_MIDDLE_SHARE = 0.15  # how far (share of a short span) from a long wall's middle a tower splitting it stands
 
 
@@ -40,26 +43,35 @@ class HiddenTower:
     x: float
     y: float
     walls: tuple[int, ...]  # indices of the open walls that end in it
-    keep: KeepReading  # the keep in front of it
+    keep: KeepReading | None  # the keep in front of it; None: none near, its body seen grey all round
 
 
 def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
                   keeps: list[KeepReading], profile: PieceProfile, min_walls: int = MIN_WALLS) -> list[HiddenTower]:
-    """Towers hidden behind keeps where at least `min_walls` open walls end. With one wall (an ordinary
-    open end as often as not) the sight of the tower's body is not enough: the reader keeps such a tower
-    only where the board with it breaks fewer rules."""
+    """Towers unseen where open walls of at least `min_walls` towers end, the tower's body seen as grey or a keep
+    all round (MIN_COVERED): hidden behind a keep near, or, where the walls of MIN_WALLS towers or more end across
+    each other (a corner or a T, `_across`), with no keep near (fresh 12700-003: a pale corner tower on a khaki
+    table, 46 mm from the nearest keep, its two walls read open to it; over 192 photos, 160 such meeting points:
+    the two seen all round were towers, none of the rest seen over 0.68 was). Two walls meeting head on are a long
+    wall's run read as two open short walls, whose body is seen all round the meeting point too (fresh 12700-020:
+    three such "towers", the castle's pose then fitted to them); a tower there is told by its height
+    (`towers_in_long_walls`). With one wall (an ordinary open end as often as not) the sight of the tower's
+    body is not enough: the reader keeps such a tower only where the board with it breaks fewer rules."""
     dims = profile.dimensions
     reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
     found = []
     for point, members in _meeting_points(walls, meeting_distance(dims)):
-        if len({walls[i].start for i in members}) < min_walls:
+        ending = len({walls[i].start for i in members})
+        if ending < min_walls:
             continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue
         near = [k for k in keeps if math.dist(point, (k.x, k.y)) < reach + _extra_reach(k)]
-        if not near or _covered_share(view, classes, point, profile) < MIN_COVERED:
+        if not near and (ending < MIN_WALLS or not _across(towers, walls, members)):
             continue
-        keep = min(near, key=lambda k: math.dist(point, (k.x, k.y)))
+        if _covered_share(view, classes, point, profile) < MIN_COVERED:
+            continue
+        keep = min(near, key=lambda k: math.dist(point, (k.x, k.y))) if near else None
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
     return found
 
@@ -103,6 +115,15 @@ def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[Wall
         if near:
             found.append((min(near, key=lambda t: math.dist(middle, t.position)), wall))
     return found
+
+
+def _across(towers: list[TowerReading], walls: list[WallReading], members: list[int]) -> bool:
+    """Whether two of the open walls `members` (indices) run across each other, not in line: a corner or a T."""
+    directions = []
+    for i in members:
+        run = np.asarray(walls[i].open_point, float) - np.asarray(towers[walls[i].start].position, float)
+        directions.append(run / max(float(np.linalg.norm(run)), 1e-9))
+    return any(abs(float(a @ b)) < ACROSS_COSINE for n, a in enumerate(directions) for b in directions[n + 1:])
 
 
 def _seen_whole(seen: list[TowerReading]) -> list[TowerReading]:

@@ -33,6 +33,7 @@ from tablesight.vision.castellan.carving import (
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.hidden_towers import (
+    HiddenTower,
     hidden_towers,
     towers_another_look_saw,
     towers_in_runs_another_look_saw,
@@ -575,16 +576,15 @@ class CastellanReader:
 
     def _add_hidden_towers(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                            wall_solid: np.ndarray, reading: PhotoReading) -> None:
-        """Towers hidden behind keeps where several open walls end (see `hidden_towers`), each named in
-        the notes."""
+        """Towers unseen where several open walls end (see `hidden_towers`): behind keeps, or lost where the walls
+        of two towers meet; each named in the notes."""
         dims = self.profile.dimensions
         found = hidden_towers(view, classes, reading.towers, reading.walls, reading.keeps, self.profile)
         for hidden in found:
-            reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the "
-                                 f"{hidden.keep.color} keep, was inferred from the {len(hidden.walls)} walls "
-                                 f"ending there — check it")
-        self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True), h.walls) for h in found],
-                          wall_solid, region, planes, reading)
+            reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, {_hiding(hidden)}, was inferred "
+                                 f"from the {len(hidden.walls)} walls ending there (walls only join towers) — check it")
+        self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True, behind_keep=h.keep is not None),
+                            h.walls) for h in found], wall_solid, region, planes, reading)
 
     def _towers_the_rules_need(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                                wall_solid: np.ndarray, reading: PhotoReading) -> None:
@@ -602,7 +602,8 @@ class CastellanReader:
             hidden = found[0]
             tried.add((round(hidden.x), round(hidden.y)))
             before = list(reading.towers), list(reading.walls), list(reading.notes)
-            tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True)
+            tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True,
+                                 behind_keep=hidden.keep is not None)
             self._join_towers([(tower, hidden.walls)], wall_solid, region, planes, reading)
             self._walls_the_rules_need(wall_solid, region, planes, reading)
 
@@ -610,8 +611,8 @@ class CastellanReader:
                 reading.towers, reading.walls, reading.notes = before
 
             broken = self._kept_if_fewer_broken(reading, broken, undo, (
-                f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, hidden behind the {hidden.keep.color} keep, was "
-                f"inferred from the wall ending there: without it the castle breaks more rules — check it"))
+                f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, {_hiding(hidden)}, was inferred from the wall ending "
+                f"there: without it the castle breaks more rules — check it"))
 
     def _towers_the_first_look_saw(self, reading: PhotoReading, first: PhotoReading) -> None:
         """Towers the first look read where open walls of the look kept end (`towers_another_look_saw`: a look
@@ -819,6 +820,11 @@ def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, fir
     castle = bool(other.reading.towers) or not lost
     return (best.beaten_by(other, look) and castle
             and keeps_the_pieces(other.reading, other.report, first.reading, first.report, first.misfits))
+
+
+def _hiding(hidden: HiddenTower) -> str:
+    """What hides a tower inferred from the walls ending in it, for the notes."""
+    return f"hidden behind the {hidden.keep.color} keep" if hidden.keep else "its body seen all round"
 
 
 def _walls_end(count: int) -> str:

@@ -33,7 +33,8 @@ class TowerReading:
     x: float
     y: float
     radius_mm: float  # inscribed radius of the footprint at the tower
-    inferred: bool = False  # not seen but inferred from the walls ending in it (hidden behind a keep)
+    inferred: bool = False  # not seen but inferred from the walls ending in it (`hidden_towers`)
+    behind_keep: bool = True  # if inferred: hidden behind a keep (else lost where the walls of two towers meet)
     in_run: bool = False  # seen standing in what was read as a long wall's run (`towers_in_long_walls`)
 
     @property
