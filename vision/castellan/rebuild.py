@@ -203,17 +203,18 @@ def _open_walls_grown_long(reading: PhotoReading, profile: PieceProfile, axis: f
     seen, while the reading has more short walls than the box holds (the box says one is a long wall's: fresh
     12700-005, a yellow grid's dark line across an open long wall read as its end; 12500-016, a merlon's shade).
     Each named in the notes. `axis`: the castle's, as `_open_walls_across_breaks` found it."""
-    colours = reading.keep_colours
-    over = short_walls_over_the_box(reading.towers, reading.walls, colours)
-    dims = profile.dimensions
     only = {w.start for w in reading.walls if w.kind == "short" and w.end is None}
     if not only:
         return
+    colours = reading.keep_colours
+    over = short_walls_over_the_box(reading.towers, reading.walls, colours)
+    dims = profile.dimensions
     again = find_walls(reading.towers, reading.wall_solid, reading.region, dims, axis, cover=reading.planes.cover,
                        only=only, bridge_mm=OPEN_RUN_GAP_SHARE * dims.tower_diameter)
     grown = open_walls_grown_long(reading.walls, again, reading.towers)
     kept = without_open_walls_across_walls(reading.towers, [w for _, w in grown], dims, across=reading.walls)
     grown = sorted(((i, w) for i, w in grown if w in kept), key=lambda g: -g[1].filled)
+    changed = False
     for rank, (i, wall) in enumerate(grown):
         by_box = rank < over
         if not (by_box or wall.filled >= GROWN_SEEN_SHARE):
@@ -221,10 +222,12 @@ def _open_walls_grown_long(reading: PhotoReading, profile: PieceProfile, axis: f
         if not box_holds_another_long_wall(reading.towers, reading.walls, colours):
             break
         reading.walls[i] = wall
+        changed = True
         x, y = reading.towers[wall.start].position
         why = "the box holds no further short wall" if by_box else f"{wall.filled:.0%} of its body seen"
         reading.notes.append(f"the open short wall from the tower at ({x:.0f}, {y:.0f}) mm was read on across a "
                              f"break as an open long wall: {why}")
+    if changed:
         reading.board = board_of(reading)
 
 
