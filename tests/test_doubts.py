@@ -163,6 +163,23 @@ def test_a_thin_tower_between_two_short_walls_in_line_may_be_a_long_walls_middle
     assert find_doubts(*_run_of_two_short_walls(middle_radius=10.8), DIMS) == []
 
 
+def test_a_tower_only_the_first_look_saw_is_a_doubt_as_a_long_walls_middle_or_as_absent():
+    # In a long wall's run: the look kept read the run as one long wall.
+    reading, board = _run_of_two_short_walls(middle_radius=12.0)
+    assert find_doubts(reading, board, DIMS) == []
+    reading.towers[1] = replace(reading.towers[1], one_look=True)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.id, doubt.otherwise) == ("t2", "the middle of a long wall")
+    assert doubt.read.startswith("tower read the usual way, not with the colours seen as kept")
+    assert doubt.changed == {"red": (6, 5)}
+    # At a corner of two courtyards: the look kept saw table there.
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")])
+    reading.towers[1] = replace(reading.towers[1], one_look=True)
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.id, doubt.otherwise) == ("t2", "absent")
+    assert doubt.changed == {"red": (4, 0), "blue": (4, 0)}
+
+
 def test_a_keep_read_where_the_castle_needs_one_may_be_absent_and_is_settled_by_the_truth():
     from tablesight.vision.castellan.doubts import still_in_doubt
     from tablesight.vision.castellan.evaluate import settled

@@ -633,9 +633,11 @@ class CastellanReader:
             return
         with timed(reading.timings_ms, "rebuild"):
             broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
-            self._join_towers(found, reading.wall_solid, reading.region, reading.planes, reading)
+            # Each one a doubt (`TowerReading.one_look`): the look kept, judged the better, did not see it.
+            self._join_towers([(replace(t, one_look=True), walls) for t, walls in found], reading.wall_solid,
+                              reading.region, reading.planes, reading)
             for tower, wall in in_runs:
-                reading.towers = [*reading.towers, tower]
+                reading.towers = [*reading.towers, replace(tower, one_look=True)]
                 reading.walls = [w for w in reading.walls if w is not wall] + split_at(wall, len(reading.towers) - 1)
             if self._rules_broken(reading) > broken:
                 reading.towers, reading.walls = before

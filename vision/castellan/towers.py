@@ -36,6 +36,7 @@ class TowerReading:
     inferred: bool = False  # not seen but inferred from the walls ending in it (`hidden_towers`)
     behind_keep: bool = True  # if inferred: hidden behind a keep (else lost where the walls of two towers meet)
     in_run: bool = False  # seen standing in what was read as a long wall's run (`towers_in_long_walls`)
+    one_look: bool = False  # seen only by a look of the colours other than the one kept (`hidden_towers`)
 
     @property
     def position(self) -> tuple[float, float]:
