@@ -55,21 +55,30 @@ def test_a_photo_read_whole_but_off_its_place_shows_its_towers_aligned_on_its_li
 
 
 def test_a_photo_read_right_without_the_card_counts_as_right_once_checked(monkeypatch):
-    """Read without the card, a photo's doubts cannot be settled against the truth by place: its scores
-    right are right once checked too (they counted as wrong, so "checked" came out under "exact")."""
+    """Read without the card, a photo's places are in a frame of the reader's own: the castle is turned and moved
+    onto the truth before its pieces are matched and its doubts settled (before, every piece counted as missed,
+    and a doubt that would set the scores right could not be settled by place)."""
     from tablesight.vision.castellan.evaluate import evaluate_photo
+    from tablesight.vision.castellan.keeps import KeepReading
     from tablesight.vision.castellan.reader import CastellanReader
     from tablesight.vision.castellan.reading import PhotoReading
     from tablesight.vision.castellan.towers import TowerReading
 
-    board = _truth()
-    # A reading's towers are its board's (its doubts are listed from them, as `score` lists them).
+    truth = _truth()
+    # Its own frame: a quarter-turn and 17° more, elsewhere on the table; the first keep's height misread, in doubt.
+    first = truth.keeps[0]
+    misread = replace(truth, keeps=(replace(first, double=not first.double), *truth.keeps[1:]))
+    board = misread.transformed(107.0, 310.0, -45.0)
+    # A reading's pieces are its board's (its doubts are listed from them, as `score` lists them).
     towers = [TowerReading(t.x, t.y, 12.0) for t in board.towers]
+    keeps = [KeepReading(k.color, k.x, k.y, k.double, i > 0, None) for i, k in enumerate(board.keeps)]
     monkeypatch.setattr(CastellanReader, "read",
-                        lambda self, image, focal=None: PhotoReading(board, None, towers=towers))
+                        lambda self, image, focal=None: PhotoReading(board, None, towers=towers, keeps=keeps))
     result = evaluate_photo(TRUTH.with_name("photo-003.jpg"), CastellanReader())
-    assert result.scores_exact and result.scores_exact_once_checked
-    assert result.trust == "read"  # no doubt in it: read cleanly, as `score` would say
+    assert (result.counts["tower"]["tp"], result.counts["tower"]["fp"]) == (len(truth.towers), 0)
+    assert result.counts["short"]["fn"] == result.counts["long"]["fn"] == 0
+    assert not result.scores_exact and result.scores_exact_once_checked
+    assert result.doubts == 1
 
 
 def test_a_keep_read_in_another_colour_is_counted_and_named_on_its_photos_line():

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from scipy.spatial import cKDTree
 
 from tablesight.calibration.camera import Lens
 from tablesight.calibration.pieces import PieceProfile
@@ -135,6 +136,37 @@ def aligned(truth: Board, read: Board) -> Board:
     return read
 
 
+def registered(truth: Board, read: Board) -> Board:
+    """A reading made without the card (its places in a frame of its own) turned and moved onto the truth: the
+    turn lining its castle's axes up with the truth's, a quarter-turn at a time, with the shift most towers
+    agree on (each read tower put on each true one in turn), then `aligned`. As read if no axis is known."""
+    truth_axis, read_axis = _castle_axis(truth), _castle_axis(read)
+    if truth_axis is None or read_axis is None or not read.towers:
+        return read
+    want = np.array([t.position for t in truth.towers], float).reshape(-1, 2)
+    found = cKDTree(want)
+    best, best_count = read, -1
+    for quarter in range(4):
+        turned = read.transformed(math.degrees(truth_axis - read_axis) + 90.0 * quarter)
+        got = np.array([t.position for t in turned.towers], float)
+        for shift in (want[:, None, :] - got[None, :, :]).reshape(-1, 2):
+            count = int(np.count_nonzero(found.query(got + shift)[0] < MATCH_MM))
+            if count > best_count:
+                best, best_count = turned.transformed(0.0, *shift), count
+    return aligned(truth, best)
+
+
+def _castle_axis(board: Board) -> float | None:
+    """The angle (radians, modulo 90°) the board's walls run along, on average; None without walls."""
+    angles = []
+    for wall in board.walls:
+        (ax, ay), (bx, by) = board.wall_endpoints(wall)
+        angles.append(math.atan2(by - ay, bx - ax))
+    if not angles:
+        return None
+    return math.atan2(np.sin(4 * np.array(angles)).sum(), np.cos(4 * np.array(angles)).sum()) / 4
+
+
 def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False,
                    pictures: Path | None = None) -> PhotoScore:
     """`pictures`: a folder to draw the photo in (`truth_picture`) if its scores come out wrong."""
@@ -145,8 +177,9 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
         reader = CastellanReader(reader.profile, Lens.from_dict(truth_doc["camera"]))
     reading = reader.read(photo.image, photo.focal_35mm)
     result = PhotoScore(path.name, truth_doc["scene"], timings_ms=reading.timings_ms)
-    # Without the card, positions are in a frame of the reader's own: nothing can be matched by place.
-    positioned = reading.board if reading.card is not None and reading.card.seen else None
+    # Without the card, positions are in a frame of the reader's own: the castle is placed onto the truth first.
+    card_seen = reading.card is not None and reading.card.seen
+    positioned = reading.board if card_seen or reading.board is None else registered(truth, reading.board)
     result.counts, result.keep_colour_right, result.keep_colour_total = compare(truth, positioned)
     result.aligned_counts = compare(truth, aligned(truth, positioned) if positioned else None)[0]
     result.board_exact = all(c["fp"] == 0 and c["fn"] == 0 for c in result.counts.values())
@@ -154,17 +187,16 @@ def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False
     report = score_board(reading.board, reader.profile.dimensions, truth_doc.get("boxes")) if reading.board else None
     got = report.to_dict()["scores"] if report else {}
     result.scores_exact = got == truth_doc["report"]["scores"]
-    # Read without the card, its doubts cannot be settled against the truth by place: right stays right.
     result.scores_exact_once_checked = result.scores_exact
-    # The doubts the report lists (and its trust counts), read with or without the card, as `score` finds them.
-    doubts = find_doubts(reading, reading.board, reader.profile.dimensions, truth_doc.get("boxes")) \
+    # The doubts the report lists (and its trust counts), as `score` finds them, at their places on `positioned`.
+    doubts = find_doubts(reading, positioned, reader.profile.dimensions, truth_doc.get("boxes")) \
         if reading.board else []
     result.doubts = len(doubts)
     if positioned is not None:
         checked = score_board(settled(positioned, doubts, truth), reader.profile.dimensions,
                               truth_doc.get("boxes")).scores
         result.scores_exact_once_checked = checked == truth_doc["report"]["scores"]
-        if pictures is not None and not result.scores_exact:
+        if pictures is not None and not result.scores_exact and card_seen:
             title = f"{path.name}: scores wrong, tilt {truth_doc['scene']['tilt_deg']:.0f} deg"
             picture = truth_picture(photo.image, reading.card.pose, differences(truth, positioned), reader.profile,
                                     title)
