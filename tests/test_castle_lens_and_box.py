@@ -166,6 +166,25 @@ def test_a_false_tower_in_a_long_wall_is_left_out_only_beyond_the_box():
     assert len(kept[0]) == 3 and not kept[2]
 
 
+def test_a_tower_read_by_its_top_is_not_taken_for_the_false_one_by_the_profiles_radius():
+    """Two towers between short walls in line, one box's short walls exceeded by one: the footprint measured
+    thin against the photo's towers is left out, not the tower read by its top in a long wall's run, whose
+    radius is the profile's (narrower than every tower this photo measures)."""
+    wide = DIMS.tower_radius * 1.45  # the photo's towers measure wider than the profile's
+    first, second = _row(3), [TowerReading(t.x, 300.0, wide) for t in _row(3)]
+    first = [replace(t, radius_mm=wide) for t in first]
+    first[1] = TowerReading(first[1].x, 0.0, DIMS.tower_radius, in_run=True)  # read by its top: kept
+    second[1] = replace(second[1], radius_mm=wide * 0.78)  # measured thin: the false one
+    walls = [WallReading("short", a, b, None, 1.0) for a, b in ((0, 1), (1, 2), (3, 4), (4, 5))]
+    filler_towers, filler_walls = _full_box_filler(30, 27)  # 36 towers and 31 short walls in all
+    filler_towers = [replace(t, radius_mm=wide) for t in filler_towers]
+    towers = first + second + filler_towers
+    walls += [WallReading("short", w.start + 6, w.end + 6, None, 1.0) for w in filler_walls]
+    mended_towers, mended_walls, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
+    assert len(notes) == 1 and f"({second[1].x:.0f}, 300)" in notes[0]
+    assert any(t.in_run for t in mended_towers) and sum(w.kind == "long" for w in mended_walls) == 1
+
+
 def test_two_open_short_walls_meeting_become_a_long_wall_beyond_the_box():
     span = DIMS.centre_spacing("short")
     ends = [TowerReading(0.0, 0.0, DIMS.tower_radius), TowerReading(2 * span, 0.0, DIMS.tower_radius)]

@@ -24,8 +24,8 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
-from tablesight.vision.castellan.thin_towers import THIN_SHARE, median_seen_radius
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.thin_towers import THIN_SHARE
+from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
 from tablesight.vision.castellan.walls import WallReading, meeting_distance
 from tablesight.vision.table_view import TableView
 

@@ -27,11 +27,11 @@ from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
     THIN_SHARE,
     CarvedTowers,
-    median_seen_radius,
     off_centre_mm,
     thin_towers_in_runs,
 )
 from tablesight.vision.castellan.timing import timed
+from tablesight.vision.castellan.towers import median_seen_radius
 from tablesight.vision.castellan.towers_in_long_walls import height_step, keep_coloured, stands_above
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,

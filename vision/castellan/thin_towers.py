@@ -25,7 +25,7 @@ import numpy as np
 
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.box_limits import towers_between_short_walls
-from tablesight.vision.castellan.towers import TowerReading, distance_map, widening_over_walls
+from tablesight.vision.castellan.towers import TowerReading, distance_map, median_seen_radius, widening_over_walls
 from tablesight.vision.castellan.walls import WallReading, far_end
 from tablesight.vision.table_view import Region
 
@@ -119,9 +119,3 @@ def off_centre_mm(towers: list[TowerReading], walls: list[WallReading], tower: i
     along = (second - first) / max(float(np.linalg.norm(second - first)), 1e-9)
     return abs(float((np.asarray(towers[tower].position, float) - (first + second) / 2) @ along))
 
-
-def median_seen_radius(towers: list[TowerReading]) -> float:
-    """The median inscribed radius (mm) of the towers seen in the carved footprint (not inferred behind a
-    keep, not read by their height in a run); 0 without any."""
-    seen = [t.radius_mm for t in towers if t.footprint_seen]
-    return float(np.median(seen)) if seen else 0.0

@@ -48,6 +48,13 @@ class TowerReading:
         return not self.inferred and not self.in_run
 
 
+def median_seen_radius(towers: list[TowerReading]) -> float:
+    """The median inscribed radius (mm) of the towers seen in the carved footprint (not inferred behind a
+    keep, not read by their height in a run); 0 without any."""
+    seen = [t.radius_mm for t in towers if t.footprint_seen]
+    return float(np.median(seen)) if seen else 0.0
+
+
 def wall_half_width(dist: np.ndarray) -> float:
     """Median distance-to-background along the medial axis (mm): the walls' half-width in this photo.
     The medial axis is taken as the distance map's ridge (no neighbour farther from the background),
