@@ -169,7 +169,8 @@ def test_a_false_tower_in_a_long_wall_is_left_out_only_beyond_the_box():
 def test_a_tower_read_by_its_top_is_not_taken_for_the_false_one_by_the_profiles_radius():
     """Two towers between short walls in line, one box's short walls exceeded by one: the footprint measured
     thin against the photo's towers is left out, not the tower read by its top in a long wall's run, whose
-    radius is the profile's (narrower than every tower this photo measures)."""
+    radius is the profile's (narrower than every tower this photo measures); neither if both are about as wide
+    as the photo's towers."""
     wide = DIMS.tower_radius * 1.45  # the photo's towers measure wider than the profile's
     first, second = _row(3), [TowerReading(t.x, 300.0, wide) for t in _row(3)]
     first = [replace(t, radius_mm=wide) for t in first]
@@ -183,6 +184,11 @@ def test_a_tower_read_by_its_top_is_not_taken_for_the_false_one_by_the_profiles_
     mended_towers, mended_walls, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
     assert len(notes) == 1 and f"({second[1].x:.0f}, 300)" in notes[0]
     assert any(t.in_run for t in mended_towers) and sum(w.kind == "long" for w in mended_walls) == 1
+    # A tower about as wide as the castle's others stays, even over the box: some other piece is misread.
+    towers[4] = replace(second[1], radius_mm=wide * 0.94)
+    towers[1] = replace(first[1], in_run=False, radius_mm=wide * 0.95)
+    kept_towers, _, notes = mend_split_long_walls(towers, walls, {"red", "blue"}, DIMS)
+    assert len(kept_towers) == len(towers) and not notes
 
 
 def test_two_open_short_walls_meeting_become_a_long_wall_beyond_the_box():

@@ -107,15 +107,18 @@ def _without_false_tower(towers: list[TowerReading], walls: list[WallReading]):
     footprint was not measured (read by its top in a long wall's run, inferred behind a keep) counts as
     UNMEASURED_SHARE, as wide as a tower doubted for thinness: its radius is the profile's, which says nothing
     of this photo (fresh 13200-002: towers measured 17.7 mm at the median, a true tower read by its top kept
-    at the profile's 12 mm was taken away before a false one measured 13.8)."""
-    candidates = towers_between_short_walls(towers, walls)
-    if not candidates:
-        return None
+    at the profile's 12 mm was taken away before a false one measured 13.8). A tower wider than that is not
+    taken away (fresh 13100-007: one at 0.94 of the median went to a short wall misread elsewhere)."""
     median = median_seen_radius(towers)
 
     def width_share(tower: TowerReading) -> float:
         return tower.radius_mm / median if tower.footprint_seen and median > 0 else UNMEASURED_SHARE
 
+    # A tower as wide as the castle's others is one, whatever the count says: another piece is misread.
+    candidates = [c for c in towers_between_short_walls(towers, walls)
+                  if width_share(towers[c[0]]) <= UNMEASURED_SHARE]
+    if not candidates:
+        return None
     i, pair = min(candidates, key=lambda c: (width_share(towers[c[0]]), c[0]))
     t = towers[i]
     note = (f"the tower read at ({t.x:.0f}, {t.y:.0f}) mm in the middle of a long wall was left out, "
