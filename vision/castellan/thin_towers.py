@@ -118,4 +118,3 @@ def off_centre_mm(towers: list[TowerReading], walls: list[WallReading], tower: i
     first, second = (far_end(walls[n], tower, towers) for n in pair)
     along = (second - first) / max(float(np.linalg.norm(second - first)), 1e-9)
     return abs(float((np.asarray(towers[tower].position, float) - (first + second) / 2) @ along))
-
