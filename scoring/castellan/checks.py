@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tablesight.scoring.castellan.board import Board, Point, Wall
@@ -147,10 +148,11 @@ def _no_room_reason(layout: _Layout, wall: Wall, spot: Point) -> tuple[str, str]
     return None
 
 
-def castle_axis(layout: _Layout) -> float:
-    """The castle's axis angle in [0, 90) degrees: length-weighted mean of wall angles mod 90°."""
+def castle_axis(ends: Iterable[tuple[Point, Point]]) -> float:
+    """The castle's axis angle in [0, 90) degrees from its walls' end points: length-weighted mean of their
+    angles mod 90°."""
     sx = sy = 0.0
-    for a, b in layout.ends.values():
+    for a, b in ends:
         angle = math.atan2(b[1] - a[1], b[0] - a[0])
         length = distance(a, b)
         sx += length * math.cos(4 * angle)
@@ -161,7 +163,7 @@ def castle_axis(layout: _Layout) -> float:
 def _off_axis(layout: _Layout) -> list[RuleWarning]:
     if len(layout.ends) < 2:
         return []
-    axis, found = castle_axis(layout), []
+    axis, found = castle_axis(layout.ends.values()), []
     for wid, (a, b) in layout.ends.items():
         angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
         off = abs((angle - axis + 45.0) % 90.0 - 45.0)

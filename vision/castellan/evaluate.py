@@ -30,6 +30,7 @@ from tablesight.inputs import read_photo
 from tablesight.photo_scoring import load_profiles
 from tablesight.scoring.castellan.board import Board
 from tablesight.scoring.castellan.board_json import board_from_dict
+from tablesight.scoring.castellan.checks import castle_axis
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.doubts import (
@@ -157,14 +158,11 @@ def registered(truth: Board, read: Board) -> Board:
 
 
 def _castle_axis(board: Board) -> float | None:
-    """The angle (radians, modulo 90°) the board's walls run along, on average; None without walls."""
-    angles = []
-    for wall in board.walls:
-        (ax, ay), (bx, by) = board.wall_endpoints(wall)
-        angles.append(math.atan2(by - ay, bx - ax))
-    if not angles:
+    """The angle (radians, modulo 90°) the board's walls run along (`checks.castle_axis`); None without walls."""
+    if not board.walls:
         return None
-    return math.atan2(np.sin(4 * np.array(angles)).sum(), np.cos(4 * np.array(angles)).sum()) / 4
+    towers = board.tower_map()
+    return math.radians(castle_axis(board.wall_endpoints(wall, towers) for wall in board.walls))
 
 
 def evaluate_photo(path: Path, reader: CastellanReader, known_lens: bool = False,
