@@ -45,6 +45,10 @@ class HiddenTower:
     walls: tuple[int, ...]  # indices of the open walls that end in it
     keep: KeepReading | None  # the keep in front of it; None: none near, its body seen grey all round
 
+    def tower(self, radius_mm: float) -> TowerReading:
+        """The tower inferred here, of the profile's radius (its footprint is not seen)."""
+        return TowerReading(self.x, self.y, radius_mm, inferred=True, behind_keep=self.keep is not None)
+
 
 def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
                   keeps: list[KeepReading], profile: PieceProfile, min_walls: int = MIN_WALLS) -> list[HiddenTower]:

@@ -583,8 +583,7 @@ class CastellanReader:
         for hidden in found:
             reading.notes.append(f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, {_hiding(hidden)}, was inferred "
                                  f"from the {len(hidden.walls)} walls ending there (walls only join towers) — check it")
-        self._join_towers([(TowerReading(h.x, h.y, dims.tower_radius, inferred=True, behind_keep=h.keep is not None),
-                            h.walls) for h in found], wall_solid, region, planes, reading)
+        self._join_towers([(h.tower(dims.tower_radius), h.walls) for h in found], wall_solid, region, planes, reading)
 
     def _towers_the_rules_need(self, view: TableView, classes: PixelClasses, region: Region, planes: KeepPlanes,
                                wall_solid: np.ndarray, reading: PhotoReading) -> None:
@@ -602,9 +601,7 @@ class CastellanReader:
             hidden = found[0]
             tried.add((round(hidden.x), round(hidden.y)))
             before = list(reading.towers), list(reading.walls), list(reading.notes)
-            tower = TowerReading(hidden.x, hidden.y, dims.tower_radius, inferred=True,
-                                 behind_keep=hidden.keep is not None)
-            self._join_towers([(tower, hidden.walls)], wall_solid, region, planes, reading)
+            self._join_towers([(hidden.tower(dims.tower_radius), hidden.walls)], wall_solid, region, planes, reading)
             self._walls_the_rules_need(wall_solid, region, planes, reading)
 
             def undo(before=before) -> None:
