@@ -18,11 +18,10 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.scoring.castellan.pieces import BOX_CONTENTS, PieceDimensions, boxes_in_play
-from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
+from tablesight.vision.castellan.towers import DOUBTED_SHARE, TowerReading, median_seen_radius
 from tablesight.vision.castellan.walls import WallReading, far_end
 
 OPPOSITE_COSINE = -0.95  # two walls leaving a point this close to opposite directions are in line
-UNMEASURED_SHARE = 0.85  # a tower whose width was not measured ranks as this share of the median (see below)
 SPAN_SLACK = 0.15  # the towers of a long wall mended from two short ones: a long span apart, within this share
 # Towers over the boxes by more than this share of a box are not misreadings: another box is in play, whose
 # player has no keep on the table yet (the boxes are otherwise inferred from the keep colours).
@@ -105,18 +104,18 @@ def _without_false_tower(towers: list[TowerReading], walls: list[WallReading]):
     """The least tower-like tower with only two short walls, in line, taken away and its walls made one
     long wall; or None. Told by its footprint's width as a share of the photo's median tower; a tower whose
     footprint was not measured (read by its top in a long wall's run, inferred behind a keep) counts as
-    UNMEASURED_SHARE, as wide as a tower doubted for thinness: its radius is the profile's, which says nothing
+    DOUBTED_SHARE, as wide as a tower doubted for thinness: its radius is the profile's, which says nothing
     of this photo (fresh 13200-002: towers measured 17.7 mm at the median, a true tower read by its top kept
     at the profile's 12 mm was taken away before a false one measured 13.8). A tower wider than that is not
     taken away (fresh 13100-007: one at 0.94 of the median went to a short wall misread elsewhere)."""
     median = median_seen_radius(towers)
 
     def width_share(tower: TowerReading) -> float:
-        return tower.radius_mm / median if tower.footprint_seen and median > 0 else UNMEASURED_SHARE
+        return tower.radius_mm / median if tower.footprint_seen and median > 0 else DOUBTED_SHARE
 
     # A tower as wide as the castle's others is one, whatever the count says: another piece is misread.
     candidates = [c for c in towers_between_short_walls(towers, walls)
-                  if width_share(towers[c[0]]) <= UNMEASURED_SHARE]
+                  if width_share(towers[c[0]]) <= DOUBTED_SHARE]
     if not candidates:
         return None
     i, pair = min(candidates, key=lambda c: (width_share(towers[c[0]]), c[0]))

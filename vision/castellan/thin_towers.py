@@ -25,7 +25,13 @@ import numpy as np
 
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.box_limits import towers_between_short_walls
-from tablesight.vision.castellan.towers import TowerReading, distance_map, median_seen_radius, widening_over_walls
+from tablesight.vision.castellan.towers import (
+    DOUBTED_SHARE,
+    TowerReading,
+    distance_map,
+    median_seen_radius,
+    widening_over_walls,
+)
 from tablesight.vision.castellan.walls import WallReading, far_end
 from tablesight.vision.table_view import Region
 
@@ -52,12 +58,6 @@ OFF_CENTRE_MM = 4.5
 NARROW_SHARE = 0.8
 MIN_WIDENING_SHARE = 0.15  # of the profile's tower radius (1.8 mm in the nominal set)
 MIN_TOWERS_SEEN = 4  # fewer towers seen (not inferred, not read by height) make no median to go by
-# A tower left between two short walls in line (one may end open) under this share of the photo's median radius is
-# listed in doubt: it may be a long wall's middle. Of such towers in 320 photos' kept readings (samples and eight
-# generated sets, session 72), under 0.85: both walls held 33 towers and 7 wall middles (two of them now taken as
-# such above), one wall open 8 and 9 — among them the two trusted readings that were wrong for such a tower
-# (6565-001 at 0.81, 10500-013 at 0.79); from 0.85 to 0.95, 100 towers and no wall middle.
-DOUBTED_SHARE = 0.85
 
 
 @dataclass(frozen=True)
