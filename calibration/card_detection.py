@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -71,6 +71,16 @@ class CardDetection:
     seen: bool = True  # False for a stand-in where no card was found (its pose guessed or fitted to the castle)
     shaken: MotionBlur | None = None  # the motion blur taken out of the photo to find the card, if any
     soft_px: float | None = None  # a soft photo read sharpened: how far its card's edges spread (σ px)
+    # The card's markers' own corners (table mm, pixels): with the ChArUco corners they place the card where those
+    # alone cannot (a card cut by the frame may show a single row of corners, all on one line).
+    marker_table_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    marker_image_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+
+    @property
+    def all_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every point the card was found by, corners and marker corners: (table mm, pixels)."""
+        return (np.vstack([self.table_points, self.marker_table_points]),
+                np.vstack([self.image_points, self.marker_image_points]))
 
     @property
     def corner_count(self) -> int:
@@ -97,11 +107,13 @@ class CardDetection:
         lens = self.pose.lens.for_size(image_size)
         scale = np.diag([factor, factor, 1.0])
         return replace(self, image_points=self.image_points * factor, homography=scale @ self.homography,
+                       marker_image_points=self.marker_image_points * factor,
                        pose=CameraPose(lens, self.pose.rvec, self.pose.tvec))
 
     def seen_through(self, pose: CameraPose) -> CardDetection:
         """The same detection through another camera pose (and its lens), its homography to match."""
-        homography, _ = cv2.findHomography(self.table_points, pose.lens.undistort_points(self.image_points))
+        table, pixels = self.all_points
+        homography, _ = cv2.findHomography(table, pose.lens.undistort_points(pixels))
         return replace(self, pose=pose, homography=homography)
 
     def mm_per_pixel(self) -> float:
@@ -535,7 +547,8 @@ def find_card(image: np.ndarray, lens: Lens | None = None, focal_35mm: float | N
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     white, black = _card_levels(colour, pose)
     return CardDetection(ids, pixels, table, homography, pose, source, _reprojection_px(pose, table, pixels), white,
-                         black, shaken=blur, soft_px=edge_blur)
+                         black, shaken=blur, soft_px=edge_blur, marker_table_points=marker_table,
+                         marker_image_points=marker_pixels)
 
 
 def through_focal(card: CardDetection, focal: float) -> CardDetection:
@@ -545,7 +558,7 @@ def through_focal(card: CardDetection, focal: float) -> CardDetection:
     matrix = lens.matrix.copy()
     matrix[0, 0] = matrix[1, 1] = focal
     lens = Lens(matrix, lens.distortion, lens.image_size)
-    pose = solve_pose(lens, card.table_points, card.image_points)
+    pose = solve_pose(lens, *card.all_points)
     return replace(card.seen_through(pose), reprojection_px=_reprojection_px(pose, card.table_points,
                                                                              card.image_points))
 

@@ -1,12 +1,20 @@
 """Finding the card: homography, pose, focal length, hard views and no card."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from tablesight.calibration.camera import CameraPose, Lens
 from tablesight.calibration.card import board_object_points
-from tablesight.calibration.card_detection import VIRTUAL_INK_SHARE, find_card, focal_from_homography, virtual_card
+from tablesight.calibration.card_detection import (
+    VIRTUAL_INK_SHARE,
+    find_card,
+    focal_from_homography,
+    through_focal,
+    virtual_card,
+)
 from tablesight.calibration.lens_calibration import calibrate_lens
 from tablesight.synthetic.card_views import card_view
 
@@ -109,6 +117,21 @@ def test_a_cards_corner_alone_in_view_places_the_whole_card_and_is_marked_seen_i
         assert np.abs(found.table_to_image(grid) - truth.project(grid)).max() < 2.0
     assert found_views >= 8
     assert not find_card(views[0][0], lens=LENS).seen_in_part
+
+
+def test_a_card_showing_one_row_of_corners_is_placed_by_its_markers_through_another_focal_length(views):
+    # A card cut by the frame may show a single row of corners (fresh 13400-001): on one line, they fix no
+    # plane; its markers' corners do. Read through another focal length, the card crashed the reader.
+    image, truth = views[0]
+    found = find_card(image, lens=LENS)
+    row = found.table_points[:, 1] == found.table_points[:, 1].min()
+    assert 3 <= row.sum() < len(row) and len(found.marker_table_points) >= 16
+    one_row = replace(found, corner_ids=found.corner_ids[row], image_points=found.image_points[row],
+                      table_points=found.table_points[row])
+    again = through_focal(one_row, LENS.focal)
+    grid = board_object_points()[:, :2]
+    assert again.homography is not None
+    assert np.abs(again.table_to_image(grid) - truth.project(grid)).max() < 2.0
 
 
 def test_no_card_is_reported_as_none():
