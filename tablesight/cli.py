@@ -6,11 +6,13 @@ import argparse
 import json
 import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tablesight.errors import EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
+from tablesight.errors import EXIT_INTERNAL, EXIT_USAGE, NothingRecognised, TablesightError, UnreadableInput, UsageError
 from tablesight.inputs import looks_like_image, read_json, read_photo
 
 GAMES = ("castellan", "catan")
@@ -314,6 +316,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: one sentence, the traceback kept for the report
+        print(f"tablesight: this input hit a fault in tablesight ({type(exc).__name__}: {exc}); nothing was written. "
+              f"Please report it with the input; details in {_kept_traceback()}.", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _kept_traceback() -> str:
+    """The current exception's traceback written to a file in the temporary folder; its path."""
+    with tempfile.NamedTemporaryFile("w", prefix="tablesight-fault-", suffix=".txt", delete=False) as out:
+        traceback.print_exc(file=out)
+        return out.name
 
 
 if __name__ == "__main__":

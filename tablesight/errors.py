@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 EXIT_OK = 0
+EXIT_INTERNAL = 1  # a fault of tablesight's own (not in the spec's list: no input should cause it)
 EXIT_USAGE = 2
 EXIT_UNREADABLE = 3
 EXIT_NOT_RECOGNISED = 4

@@ -36,6 +36,22 @@ def _one_sentence(captured) -> None:
     assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
 
 
+def test_a_fault_of_our_own_is_one_sentence_not_a_traceback(tmp_path, capsys, monkeypatch):
+    # A reader bug (fresh 13400-001 once raised a ValueError) must still end in one sentence, nothing written.
+    def broken_read(*args, **kwargs):
+        raise ValueError("matmul: Input operand 1 does not have enough dimensions")
+
+    monkeypatch.setattr("tablesight.vision.castellan.reader.CastellanReader.read", broken_read)
+    out = tmp_path / "overlay.png"
+    assert main(["score", str(EXACT_SAMPLE), "--annotate", str(out)]) == 1
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert "ValueError" in captured.err and not out.exists()
+    kept = Path(captured.err.rsplit("details in ", 1)[1].strip().rstrip("."))
+    assert "broken_read" in kept.read_text()
+    kept.unlink()
+
+
 def test_photo_without_card_exits_4(tmp_path, capsys):
     path = tmp_path / "table.jpg"
     rng = np.random.default_rng(1)

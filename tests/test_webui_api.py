@@ -213,6 +213,32 @@ def test_a_live_frame_that_cannot_be_stored_leaves_the_state_without_a_photo_and
     assert live.status.startswith("the frame could not be stored (") and "state kept without it" in live.status
 
 
+def test_a_live_frame_the_reader_fails_on_is_skipped_and_the_next_one_read(tmp_path):
+    """A fault of the reader on one frame must not end the camera's thread: that frame is skipped, said so."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from tablesight.webui.events import EventBroker
+    from tablesight.webui.live import LiveSession
+    from tablesight.webui.store import GameStore
+
+    class FaultyOnce:
+        calls = 0
+
+        def process(self, frame):
+            self.calls += 1
+            if self.calls == 1:
+                raise ValueError("a reader bug")
+            return SimpleNamespace(status="watching", changed=False, stable=None)
+
+    live = LiveSession("0", GameStore(tmp_path / "g.sqlite3"), EventBroker())
+    tracker, frame = FaultyOnce(), np.zeros((8, 8, 3), np.uint8)
+    assert live._followed(tracker, frame) == "a frame could not be read (ValueError): skipped"
+    assert live.status == "a frame could not be read (ValueError): skipped"
+    assert live._followed(tracker, frame) == "watching" and live.status == "watching"
+
+
 def test_a_live_game_page_shows_the_camera_s_status_as_it_is_when_opened(app, client):
     """Status changes reach an open page as events; a page opened later shows the status of the moment."""
     from types import SimpleNamespace

@@ -3,6 +3,7 @@ state in the game, and keeps the latest annotated frame for the MJPEG stream."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from tablesight.webui.games import GameError, pose_to_dict, record_state, store_
 from tablesight.webui.store import GameStore
 
 RECONNECT_SECONDS = 2.0
+LOG = logging.getLogger(__name__)
 
 
 class LiveSession:
@@ -63,20 +65,7 @@ class LiveSession:
                 if not ok:
                     break
                 started = time.perf_counter()
-                update = tracker.process(frame)
-                self._set_status(update.status)
-                if update.changed and update.stable is not None:
-                    # A new stable state is the board of the reading just made: its doubts are that reading's.
-                    dims = self.reader.profile.dimensions
-                    doubts = find_doubts(update.reading, update.stable, dims)
-                    trust = reading_trust(update.reading, score_board(update.stable, dims), len(doubts))
-                    photo = self._stored(frame)
-                    state = record_state(self.store, self.game_id, "live", update.stable, photo,
-                                         pose_to_dict(update.reading.card.pose), notes=update.reading.notes,
-                                         doubts=[d.to_dict() for d in doubts], profile=self.reader.profile,
-                                         trust=trust.to_dict())
-                    self.events.publish(self.game_id, "state", view_of(state, self.reader.profile))
-                self._publish_frame(frame, update.status)
+                self._publish_frame(frame, self._followed(tracker, frame))
                 time.sleep(max(0.0, delay - (time.perf_counter() - started)))
             capture.release()
             if isinstance(self.source, str) and not self.loop_file:
@@ -84,6 +73,30 @@ class LiveSession:
                 return
             self._set_status("camera disconnected — reconnecting")
             time.sleep(RECONNECT_SECONDS)
+
+    def _followed(self, tracker: LiveTracker, frame: np.ndarray) -> str:
+        """The frame given to the tracker, a new stable state recorded and published; the status to show. A fault
+        in reading one frame skips that frame only: the live view must outlive it (it is logged for a report)."""
+        try:
+            update = tracker.process(frame)
+        except Exception as exc:  # noqa: BLE001 - any reader fault, for one frame
+            LOG.exception("a live frame could not be read")
+            status = f"a frame could not be read ({type(exc).__name__}): skipped"
+            self._set_status(status)
+            return status
+        self._set_status(update.status)
+        if update.changed and update.stable is not None:
+            # A new stable state is the board of the reading just made: its doubts are that reading's.
+            dims = self.reader.profile.dimensions
+            doubts = find_doubts(update.reading, update.stable, dims)
+            trust = reading_trust(update.reading, score_board(update.stable, dims), len(doubts))
+            photo = self._stored(frame)
+            state = record_state(self.store, self.game_id, "live", update.stable, photo,
+                                 pose_to_dict(update.reading.card.pose), notes=update.reading.notes,
+                                 doubts=[d.to_dict() for d in doubts], profile=self.reader.profile,
+                                 trust=trust.to_dict())
+            self.events.publish(self.game_id, "state", view_of(state, self.reader.profile))
+        return update.status
 
     def _stored(self, frame: np.ndarray) -> str | None:
         """The frame stored as the state's photo, or None (no folder given, or it cannot be written: the state
