@@ -48,6 +48,7 @@ NO_CARD_TILT_ROUNDS = 3
 # A scale tried at which the castle's grey would span more than this (twice the widest castle generated,
 # 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
 MAX_CASTLE_SIDE_MM = 2500.0
+MIN_TOWER_SHARE = 0.5  # of the most towers read at any scale tried, that a scale's reading must read to be weighed
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -160,11 +161,11 @@ class CardlessReader:
                     rotation: np.ndarray | None = None,
                     factors: tuple[float, ...] = NO_CARD_SCALES) -> tuple[np.ndarray, PhotoReading] | None:
         """The photo (at its working resolution) and its reading as if taken from straight above (or tilted
-        by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`coherence`):
+        by `rotation`, see `virtual_card`), at the scale that makes most sense of the castle (`most_coherent`):
         the guess is only rough (how wide the walls look: a tilted view shows their sides), so `factors` of it
         are tried, then the best corrected by its walls' spans. None if no tower is read at any."""
         how = "straight above" if rotation is None else "tilted as its edges suggest"
-        best, best_score = None, -math.inf
+        best, best_score, tried = None, -math.inf, []
         # Every scale is tried at the working resolution of the middle one, and never on a photo enlarged (up to
         # four times its pixels, 6 s a reading on a 3 MP photo): only the scale kept is read at its own.
         small, _ = working_resolution(image, virtual_card(image, scale, focal_35mm, rotation))
@@ -176,9 +177,11 @@ class CardlessReader:
             card = virtual_card(small, scale * factor * share, focal_35mm, rotation)
             reading = self.stages.read_through(small, focal_35mm, card, 0, dict(timings), LOOKS[0],
                                                max_castle_mm=MAX_CASTLE_SIDE_MM)
-            score = coherence(reading, self.dims)
-            if score > best_score:
-                best, best_score, best_scale = (small, reading), score, scale * factor
+            tried.append((coherence(reading, self.dims), len(reading.towers), reading, scale * factor))
+        chosen = most_coherent([(score, towers) for score, towers, _, _ in tried])
+        if chosen is not None:
+            best_score, _, reading, best_scale = tried[chosen]
+            best = (small, reading)
         for _ in range(2):
             ratio = _span_ratio(best[1], self.profile) if best else None
             if ratio is None:
@@ -255,6 +258,18 @@ def made_sense_of(reading: PhotoReading, dimensions: PieceDimensions) -> bool:
         return False
     allowed = MAX_MISFITS_WITHOUT_CARD + NO_CARD_MISFITS_PER_TOWER * len(reading.towers)
     return misfits(reading, score_board(reading.board, dimensions)) <= allowed
+
+
+def most_coherent(tries: list[tuple[float, int]]) -> int | None:
+    """Which of the readings tried (their `coherence` and towers read) makes most sense of a castle, or None
+    where none makes any. A reading of a tower or two breaks few rules for want of pieces: only those reading
+    MIN_TOWER_SHARE of the most towers any reads are weighed (fresh 13300-001, seen through the tilt its edges
+    give: at one scale a lone tower and 2 misread pieces outweighed 3 towers and 7, and the walls' tilt fit then
+    had nothing to work on; from the 3, it reads 10 of the 11)."""
+    most = max((towers for _, towers in tries), default=0)
+    weighed = [(score, n) for n, (score, towers) in enumerate(tries)
+               if towers >= MIN_TOWER_SHARE * most and score > -math.inf]
+    return max(weighed, key=lambda w: (w[0], -w[1]))[1] if weighed else None  # the first of equals
 
 
 def coherence(reading: PhotoReading, dimensions: PieceDimensions) -> float:
