@@ -48,6 +48,32 @@ def test_walls_are_read_from_the_sockets_with_their_kind_and_open_end():
     assert len(opened) == 1 and opened[0].kind == "long"
 
 
+def test_an_open_wall_whose_start_is_lost_in_shade_is_read_past_it_and_marked_so():
+    # A ring of four towers, and an open long wall leaving (164, 100) to the right whose first 30 mm a
+    # neighbouring wall's shadow hid (fresh 13400-022): read once the first reading left that socket free.
+    from tablesight.vision.castellan.walls import open_walls_past_unseen_starts
+
+    corners = [(100, 100), (164, 100), (164, 164), (100, 164)]
+    ring = [(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    start = 164 + DIMS.tower_radius
+    shaded = footprint(corners, ring + [((start + 30, 100), (start + DIMS.long_wall_length, 100))])
+    towers = find_towers(shaded, REGION, DIMS)
+    first = find_walls(towers, shaded, REGION, DIMS, axis=0.0)
+    assert not [w for w in first if w.end is None]  # too far out of the socket for the usual reading
+    found = open_walls_past_unseen_starts(towers, first, shaded, REGION, DIMS, 0.0, bridge_mm=8.0)
+    assert len(found) == 1 and found[0].kind == "long" and found[0].end is None
+    assert 24 <= found[0].unseen_start_mm <= 32  # 30 mm, less the drawn strip's rounded end
+    assert np.hypot(found[0].open_point[0] - (164 + DIMS.centre_spacing("long")), found[0].open_point[1] - 100) < 3
+    # Solid ending short of any wall's end (a stray grey thing beyond the gap) is no wall.
+    stray = footprint(corners, ring + [((start + 30, 100), (start + 70, 100))])
+    assert not open_walls_past_unseen_starts(towers, first, stray, REGION, DIMS, 0.0, bridge_mm=8.0)
+    # Nor is the solid of a tower a short span along the socket, with the wall to it unseen.
+    beyond = footprint(corners + [(228, 100)], ring + [((228, 100), (228 + 64, 100))])
+    towers_beyond = find_towers(beyond, REGION, DIMS)
+    walls_beyond = find_walls(towers_beyond, beyond, REGION, DIMS, axis=0.0)
+    assert not open_walls_past_unseen_starts(towers_beyond, walls_beyond, beyond, REGION, DIMS, 0.0, bridge_mm=8.0)
+
+
 def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
     from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
 

@@ -21,6 +21,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reader import PhotoReading
 from tablesight.vision.castellan.thin_towers import thin_towers_in_doubt
+from tablesight.vision.castellan.walls import WallReading
 
 AS_TOWER_RUN = "a tower and two short walls"  # what a long wall read where a thin tower stood may be instead
 
@@ -101,19 +102,28 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
     for i, wall in enumerate(reading.walls):
         # Only a long wall between two towers is flagged so; one later re-kinded or opened keeps its flags.
         middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None
-        if not (wall.inferred or wall.through_thin_tower or wall.through_tower or middle_hidden):
+        unseen_start = wall.unseen_start_mm > 0 and wall.end is None
+        if not (wall.inferred or wall.through_thin_tower or wall.through_tower or middle_hidden or unseen_start):
             continue
         middle = midpoint(*board.wall_endpoints(board.walls[i]))
-        if wall.inferred or wall.through_tower:
+        if wall.inferred or wall.through_tower or unseen_start:
             walls = board.walls[:i] + board.walls[i + 1:]
-            read = "hidden behind a keep" if wall.inferred else "read from an open wall's run through a tower"
-            found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall {read}", "absent",
+            found.append(doubt("wall", board.walls[i].id, middle, f"{wall.kind} wall {_how_read(wall)}", "absent",
                                replace(board, walls=walls)))
         else:
             read = "long wall read where a thin tower stood" if wall.through_thin_tower else \
                 "long wall whose middle a keep hides"
             found.append(doubt("wall", board.walls[i].id, middle, read, AS_TOWER_RUN, long_wall_split(board, i)))
     return sorted(found, key=lambda d: not d.changed)
+
+
+def _how_read(wall: WallReading) -> str:
+    """How a wall that may be absent was read."""
+    if wall.inferred:
+        return "hidden behind a keep"
+    if wall.through_tower:
+        return "read from an open wall's run through a tower"
+    return f"open, seen only from {wall.unseen_start_mm:.0f} mm out of its tower"
 
 
 def still_in_doubt(doubts: list[dict], board: Board, dims: PieceDimensions, boxes: int | None = None) -> list[Doubt]:

@@ -42,6 +42,7 @@ from tablesight.vision.castellan.walls import (
     find_walls,
     open_walls_at_free_sockets,
     open_walls_grown_long,
+    open_walls_past_unseen_starts,
     open_walls_through_towers,
     walls_behind_keeps,
     without_open_walls_across_walls,
@@ -150,8 +151,16 @@ def _open_walls_across_breaks(reading: PhotoReading, profile: PieceProfile) -> f
                        shift_mm=OPEN_WALL_SHIFT_MM)
     at_free_sockets = open_walls_at_free_sockets(reading.walls, again, reading.towers)
     added = without_open_walls_across_walls(reading.towers, at_free_sockets, dims, across=reading.walls)
-    if added:
-        reading.walls.extend(added)
+    reading.walls.extend(added)
+    past_shade = open_walls_past_unseen_starts(reading.towers, reading.walls, reading.wall_solid, reading.region,
+                                               dims, axis, OPEN_RUN_GAP_SHARE * dims.tower_diameter)
+    past_shade = without_open_walls_across_walls(reading.towers, past_shade, dims, across=reading.walls)
+    for wall in past_shade:
+        x, y = reading.towers[wall.start].position
+        reading.notes.append(f"an open {wall.kind} wall from the tower at ({x:.0f}, {y:.0f}) mm was read from "
+                             f"{wall.unseen_start_mm:.0f} mm out, its start by the tower unseen (in shade?) — check it")
+    reading.walls.extend(past_shade)
+    if added or past_shade:
         reading.board = board_of(reading)
     return axis
 

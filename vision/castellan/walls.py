@@ -33,6 +33,11 @@ OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
 OPEN_RUN_GAP_SHARE = 1 / 3
+# ... and, at a socket nothing else leaves, across a longer stretch unseen by the tower itself (a neighbouring wall's
+# shadow across the wall's first length: fresh 13400-022, three open long walls seen only from 42 mm out), where the
+# solid seen beyond is at least this share of the wall's body and ends where that wall's end would be (within a
+# tower's radius): a wall joins only towers (C1), and no tower fits in a gap shorter than the wall left unseen.
+UNSEEN_START_SEEN_SHARE = 0.6
 OPEN_WALL_SHIFT_MM = 6.0  # an open wall looked for this far either side of its tower's socket (a tower placed off)
 MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
 UNPLACED_REACH = 0.18  # without a known pose: this share of the short span around the expected place
@@ -66,6 +71,7 @@ class WallReading:
     # may stand there unseen (fresh 12300-017: a tower behind a yellow double keep leaning over it, its two
     # short walls read as one long wall, the courtyards' counts one short, and the reading "clean"): check it.
     middle_hidden: bool = False
+    unseen_start_mm: float = 0.0  # an open wall seen only this far out from its tower (its start in shade): check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
@@ -459,6 +465,17 @@ def _bridged_run(profile: np.ndarray, max_gap: float) -> float:
     return end * STEP_MM
 
 
+def _bridged_runs(profile: np.ndarray, max_gap: float) -> list[tuple[int, int]]:
+    """The solid runs of a profile (start, end indices) once gaps of up to `max_gap` mm are bridged."""
+    solid = np.flatnonzero(profile)
+    if not len(solid):
+        return []
+    breaks = np.flatnonzero(np.diff(solid) - 1 > max_gap / STEP_MM)
+    starts = np.concatenate([[solid[0]], solid[breaks + 1]])
+    ends = np.concatenate([solid[breaks], [solid[-1]]]) + 1
+    return [(int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
+
+
 def _gap_in_middle(profile: np.ndarray) -> float:
     """The longest run (mm) with nothing solid in the middle third of a wall's profile."""
     middle = profile[len(profile) // 3: 2 * len(profile) // 3]
@@ -483,6 +500,53 @@ def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: P
         votes[wall.end].append(a + step)
     return [replace(t, x=float(np.mean([v[0] for v in vs])), y=float(np.mean([v[1] for v in vs])))
             for t, vs in zip(towers, votes, strict=True)]
+
+
+def open_walls_past_unseen_starts(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
+                                  region: Region, dims: PieceDimensions, axis: float,
+                                  bridge_mm: float) -> list[WallReading]:
+    """Open walls at the sockets no wall holds whose solid is seen only from some way out of the socket (see
+    UNSEEN_START_SEEN_SHARE): nothing, then a wall's solid read across breaks of `bridge_mm`, ending where the
+    wall's end would be. Each marked with the length unseen (a doubt: check it). No tower may stand a span away
+    along the socket: a wall to it would have been read, or nothing can pass it."""
+    short, long_ = dims.centre_spacing("short"), dims.centre_spacing("long")
+    positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
+    found = []
+    for i, tower in enumerate(towers):
+        origin = np.array(tower.position, float)
+        for d in socket_directions(axis):
+            probe = WallReading("short", i, None, tuple(origin + d * short), 0.0)
+            if _socket_held(probe, walls, towers) or any(
+                    _tower_along(positions, origin, d, spacing, i, (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is not None
+                    for spacing in (short, long_)):
+                continue
+            wall = _past_unseen_start(i, origin, d, solid, region, dims, bridge_mm)
+            if wall is not None:
+                found.append(wall)
+    return found
+
+
+def _past_unseen_start(i: int, origin: np.ndarray, d: np.ndarray, solid: np.ndarray, region: Region,
+                       dims: PieceDimensions, bridge_mm: float) -> WallReading | None:
+    """The open wall from tower `i`'s socket along `d` seen only past an unseen start, or None."""
+    start = dims.tower_radius + 2
+    profile = _profile(solid, region, origin, d, start, dims.tower_radius + dims.long_wall_length + dims.tower_radius)
+    runs = _bridged_runs(profile, bridge_mm)
+    if not runs:
+        return None
+    first, _ = max(runs, key=lambda run: run[1] - run[0])
+    # A few mm of solid by the socket (the tower's rim, a crossing wall's side) do not make the start seen.
+    if first * STEP_MM <= bridge_mm or profile[:first].sum() * STEP_MM > bridge_mm:
+        return None
+    unseen = start - dims.tower_radius + first * STEP_MM  # from the tower's side, as a wall's length runs
+    seen = _bridged_run(profile[first:], bridge_mm)
+    end = unseen + seen
+    for kind, length in (("short", dims.short_wall_length), ("long", dims.long_wall_length)):
+        if abs(end - length) <= dims.tower_radius and seen >= UNSEEN_START_SEEN_SHARE * length:
+            point = origin + d * dims.centre_spacing(kind)
+            return WallReading(kind, i, None, (float(point[0]), float(point[1])), seen / length,
+                               unseen_start_mm=unseen)
+    return None
 
 
 def open_walls_at_free_sockets(walls: list[WallReading], again: list[WallReading],
