@@ -157,6 +157,26 @@ def test_history_flags_building_in_an_opponents_courtyard_and_late_double_keeps(
     assert history_warnings(owned, split_for_red) == []
 
 
+def test_a_fault_reading_an_upload_is_one_sentence_and_leaves_the_game_as_it_was(tmp_path, photo_bytes, monkeypatch):
+    """Served as users run it (not TESTING, where Flask re-raises): a reader bug gives the page one sentence."""
+    import tablesight.webui.games as games
+
+    def broken(*args, **kwargs):
+        raise ValueError("a reader bug")
+
+    monkeypatch.setattr(games, "score_photo", broken)
+    served = create_app({"DATA_DIR": tmp_path})
+    served.logger.disabled = True  # Flask logs the traceback for the report; not wanted in the test's output
+    client = served.test_client()
+    page = client.get("/").get_data(as_text=True)
+    client.csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+    game = _game(client)
+    res = _post(client, f"/api/games/{game}/photo", data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")})
+    assert res.status_code == 500
+    assert "fault of its own (ValueError)" in res.get_json()["error"]
+    assert client.get(f"/api/games/{game}").get_json()["state"] is None
+
+
 def test_live_session_survives_a_missing_camera(tmp_path):
     import time
 

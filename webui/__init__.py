@@ -6,7 +6,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.webui import api, catan_view, pages, security
@@ -47,6 +47,10 @@ def _install_error_pages(app: Flask) -> None:
         message = exc.description if isinstance(exc.description, str) else exc.name
         if isinstance(exc, RequestEntityTooLarge):
             message = f"the file is too large ({MAX_UPLOAD_BYTES // (1024 * 1024)} MB at most)"
+        fault = getattr(exc, "original_exception", None)
+        if isinstance(exc, InternalServerError) and fault is not None:  # a bug of ours, logged by Flask
+            message = (f"tablesight hit a fault of its own ({type(fault).__name__}); the game is as it was. "
+                       f"Please report it with the photo")
         if request.path.startswith("/api/"):
             return jsonify(error=message), exc.code
         return render_template("error.html", code=exc.code, message=message), exc.code
