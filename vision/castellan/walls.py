@@ -34,9 +34,9 @@ OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
 OPEN_RUN_GAP_SHARE = 1 / 3
 # ... and, at a socket nothing else leaves, across a longer stretch unseen by the tower itself (a neighbouring wall's
-# shadow across the wall's first length: fresh 13400-022, three open long walls seen only from 42 mm out), where the
-# solid seen beyond is at least this share of the wall's body and ends where that wall's end would be (within a
-# tower's radius): a wall joins only towers (C1), and no tower fits in a gap shorter than the wall left unseen.
+# shadow across the wall's first length: fresh 13400-022, three open long walls seen only from 9-25 mm out), where
+# the solid seen beyond is at least this share of the wall's body and ends where that wall's end would be (within a
+# tower's radius): walls join only towers (C1), so with no tower a span along, that solid is this socket's wall.
 UNSEEN_START_SEEN_SHARE = 0.6
 OPEN_WALL_SHIFT_MM = 6.0  # an open wall looked for this far either side of its tower's socket (a tower placed off)
 MEET_SHARE = 0.3  # open ends closer than this share of a short span end at the same point (gaps are a span apart)
