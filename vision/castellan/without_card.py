@@ -25,7 +25,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.carving import classify_pixels
 from tablesight.vision.castellan.castle_pose import castle_pose
 from tablesight.vision.castellan.edge_tilt import tilt_from_edges, tilt_of
-from tablesight.vision.castellan.looks import LOOKS, misfits
+from tablesight.vision.castellan.looks import LOOKS, MAX_SPECK_TOWERS, misfits
 from tablesight.vision.castellan.reading import PhotoReading
 from tablesight.vision.castellan.wall_spacing import scale_from_wall_spacing
 from tablesight.vision.castellan.working_resolution import working_resolution
@@ -48,7 +48,6 @@ NO_CARD_TILT_ROUNDS = 3
 # A scale tried at which the castle's grey would span more than this (twice the widest castle generated,
 # 1.27 m) is no castle's: it is not read on (through a scale far too small every reading took 10-15 s).
 MAX_CASTLE_SIDE_MM = 2500.0
-MIN_TOWER_SHARE = 0.5  # of the most towers read at any scale tried, that a scale's reading must read to be weighed
 APPARENT_WALL_WIDTH = 1.3  # walls look about this much wider than they are (merlons, a little side)
 
 
@@ -262,13 +261,13 @@ def made_sense_of(reading: PhotoReading, dimensions: PieceDimensions) -> bool:
 
 def most_coherent(tries: list[tuple[float, int]]) -> int | None:
     """Which of the readings tried (their `coherence` and towers read) makes most sense of a castle, or None
-    where none makes any. A reading of a tower or two breaks few rules for want of pieces: only those reading
-    MIN_TOWER_SHARE of the most towers any reads are weighed (fresh 13300-001, seen through the tilt its edges
-    give: at one scale a lone tower and 2 misread pieces outweighed 3 towers and 7, and the walls' tilt fit then
-    had nothing to work on; from the 3, it reads 10 of the 11)."""
-    most = max((towers for _, towers in tries), default=0)
-    weighed = [(score, n) for n, (score, towers) in enumerate(tries)
-               if towers >= MIN_TOWER_SHARE * most and score > -math.inf]
+    where none makes any. A reading of a tower or two (MAX_SPECK_TOWERS: no castle) breaks few rules for want
+    of pieces: where any reading tried holds a castle, only those are weighed (fresh 13300-001, seen through
+    the tilt its edges give: at one scale a lone tower and 2 misread pieces outweighed 3 towers and 7, and the
+    walls' tilt fit then had nothing to work on; from the 3, it reads 10 of the 11). Not weighed against the
+    most towers any scale reads: at scales far too small a table's texture reads as a hundred towers or more."""
+    castles = [n for n, (_, towers) in enumerate(tries) if towers > MAX_SPECK_TOWERS]
+    weighed = [(tries[n][0], n) for n in (castles or range(len(tries))) if tries[n][0] > -math.inf]
     return max(weighed, key=lambda w: (w[0], -w[1]))[1] if weighed else None  # the first of equals
 
 
