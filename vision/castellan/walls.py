@@ -515,8 +515,7 @@ def open_walls_past_unseen_starts(towers: list[TowerReading], walls: list[WallRe
     for i, tower in enumerate(towers):
         origin = np.array(tower.position, float)
         for d in socket_directions(axis):
-            probe = WallReading("short", i, None, tuple(origin + d * short), 0.0)
-            if _socket_held(probe, walls, towers) or any(
+            if _held_towards(i, d, walls, towers) or any(
                     _tower_along(positions, origin, d, spacing, i, (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is not None
                     for spacing in (short, long_)):
                 continue
@@ -575,10 +574,15 @@ def _socket_held(open_wall: WallReading, walls: list[WallReading], towers: list[
     """Whether a wall of `walls` leaves the open wall's tower within about 30° of its direction
     (SAME_SOCKET_COSINE): the socket it leaves by is taken."""
     here = np.asarray(towers[open_wall.start].position, float)
-    heading = np.asarray(open_wall.open_point, float) - here
+    return _held_towards(open_wall.start, np.asarray(open_wall.open_point, float) - here, walls, towers)
+
+
+def _held_towards(tower: int, heading: np.ndarray, walls: list[WallReading], towers: list[TowerReading]) -> bool:
+    """Whether a wall of `walls` leaves `tower` within about 30° of `heading` (SAME_SOCKET_COSINE)."""
+    here = np.asarray(towers[tower].position, float)
     for w in walls:
-        if open_wall.start in (w.start, w.end):
-            towards = far_end(w, open_wall.start, towers) - here
+        if tower in (w.start, w.end):
+            towards = far_end(w, tower, towers) - here
             if heading @ towards > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(towards):
                 return True
     return False
