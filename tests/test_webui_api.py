@@ -20,6 +20,11 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
+    return _browsing(app)
+
+
+def _browsing(app):
+    """A test client holding the page's CSRF token, as a browser that opened the page would."""
     client = app.test_client()
     page = client.get("/").get_data(as_text=True)
     client.csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
@@ -167,9 +172,7 @@ def test_a_fault_reading_an_upload_is_one_sentence_and_leaves_the_game_as_it_was
     monkeypatch.setattr(games, "score_photo", broken)
     served = create_app({"DATA_DIR": tmp_path})
     served.logger.disabled = True  # Flask logs the traceback for the report; not wanted in the test's output
-    client = served.test_client()
-    page = client.get("/").get_data(as_text=True)
-    client.csrf = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+    client = _browsing(served)
     game = _game(client)
     res = _post(client, f"/api/games/{game}/photo", data={"photo": (io.BytesIO(photo_bytes), "castle.jpg")})
     assert res.status_code == 500
