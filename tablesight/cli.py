@@ -323,10 +323,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _kept_traceback() -> str:
-    """The current exception's traceback written to a file in the temporary folder; its path."""
-    with tempfile.NamedTemporaryFile("w", prefix="tablesight-fault-", suffix=".txt", delete=False) as out:
-        traceback.print_exc(file=out)
-        return out.name
+    """The current exception's traceback written to a file in the temporary folder; its path (or why there is
+    none: the sentence must not end in a second traceback)."""
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="tablesight-fault-", suffix=".txt", delete=False) as out:
+            traceback.print_exc(file=out)
+            return out.name
+    except OSError as exc:
+        return f"no file (the temporary folder could not be written: {exc.strerror or exc})"
 
 
 if __name__ == "__main__":

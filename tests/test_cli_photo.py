@@ -50,6 +50,12 @@ def test_a_fault_of_our_own_is_one_sentence_not_a_traceback(tmp_path, capsys, mo
     kept = Path(captured.err.rsplit("details in ", 1)[1].strip().rstrip("."))
     assert "broken_read" in kept.read_text()
     kept.unlink()
+    # With nowhere to keep the details, still one sentence.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "missing"))
+    assert main(["score", str(EXACT_SAMPLE)]) == 1
+    captured = capsys.readouterr()
+    _one_sentence(captured)
+    assert "details in no file (the temporary folder could not be written" in captured.err
 
 
 def test_photo_without_card_exits_4(tmp_path, capsys):
