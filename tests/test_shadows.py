@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import NOMINAL_PROFILE as PROFILE
-from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+from tablesight.vision.castellan.double_keeps import decide_doubles
+from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.shadows import (
     _band,
     double_shadow_share,

@@ -75,7 +75,8 @@ def test_an_open_wall_whose_start_is_lost_in_shade_is_read_past_it_and_marked_so
 
 
 def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(share, span, colour="red", x=0.0):
         return KeepReading(colour, x, 0.0, False, False, None, share, span)
@@ -107,7 +108,8 @@ def test_double_keeps_are_decided_by_evidence_weighed_with_the_rule():
 
 
 def test_a_keep_of_the_tables_own_colour_is_called_certain_only_on_far_clearer_evidence():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(share, span, x=0.0):  # both measures of the lean alike
         return KeepReading("red", x, 0.0, False, False, None, share, span, share, span)
@@ -125,7 +127,8 @@ def test_a_keep_of_the_tables_own_colour_is_called_certain_only_on_far_clearer_e
 
 
 def test_a_keep_read_double_is_placed_back_by_half_its_extra_lean():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     # Carved on planes through a single's body, a double's colour reaches a span farther along its lean
     # (here +y, away from the camera): its carved centre is half a span beyond where it stands.
@@ -137,7 +140,8 @@ def test_a_keep_read_double_is_placed_back_by_half_its_extra_lean():
 
 
 def test_a_lean_every_keep_of_the_photo_shares_is_taken_off_before_single_or_double_is_told():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(lean_mm, colour, x):  # seen from nearly above: a single's and a double's leans 5 mm apart
         return KeepReading(colour, x, 0.0, False, False, None, lean_mm / 5.0, 5.0)
@@ -153,7 +157,8 @@ def test_a_lean_every_keep_of_the_photo_shares_is_taken_off_before_single_or_dou
 
 
 def test_the_lean_a_colour_s_keeps_share_is_taken_off_by_colour():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(lean_mm, colour, x):  # seen from nearly above: a single's and a double's leans 5 mm apart
         return KeepReading(colour, x, 0.0, False, False, None, lean_mm / 5.0, 5.0)
@@ -168,7 +173,8 @@ def test_the_lean_a_colour_s_keeps_share_is_taken_off_by_colour():
 
 
 def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_read_double_but_in_doubt():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(area, colour, x):  # no lean measured: a single's and a double's lean hardly differ
         return KeepReading(colour, x, 0.0, False, False, None, area_share=area)
@@ -186,7 +192,8 @@ def test_straight_below_the_camera_a_keep_carving_far_more_than_the_others_is_re
 
 
 def test_a_keep_is_weighed_against_its_own_colour_s_keeps_when_its_colour_carves_more_than_the_others():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(area, colour, x):  # seen from nearly above: no lean measured, the area alone speaks
         return KeepReading(colour, x, 0.0, False, False, None, area_share=area)
@@ -210,7 +217,8 @@ def test_where_a_photos_keeps_carve_scattered_areas_a_keep_carving_less_is_not_s
     0.91 of a keep's side squared, less than two of its colour's singles — the wood took its sides — and was called
     single for certain, the yellow keep leaning 0.7 of the gap taken for the double. The photo's keeps scatter
     about a single's and a double's area more than the model says: the areas tell less surely, and it is asked."""
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(colour, x, y, area, lean=None, span=0.0, width=None, width_span=0.0):
         return KeepReading(colour, x, y, False, False, None, lean, span, width_share=width,
@@ -229,7 +237,8 @@ def test_where_a_photos_keeps_carve_scattered_areas_a_keep_carving_less_is_not_s
 
 
 def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_view_tilted_some():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(share, area, colour, x):  # 10 mm between a single's lean and a double's (a view tilted ~15°)
         return KeepReading(colour, x, 0.0, False, False, None, lean_share=share, lean_span_mm=10.0,
@@ -1086,7 +1095,8 @@ def test_a_lean_cut_short_by_the_next_keep_in_line_is_not_measured_and_the_area_
     the next courtyard ahead: its colour ran into that keep's and its length was cut there, which read as
     measured said "single" for sure (fresh 10500-030). Cut, the lean is not weighed, and the area it carves
     (weighed at any gap once the lean is not) tells the double."""
-    from tablesight.vision.castellan.keeps import KeepReading, _blob_extent, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading, _blob_extent
 
     region = Region(0.0, 0.0, 200.0, 100.0, 2.0)
     labels = np.zeros(region.size[::-1], np.int32)
@@ -1521,7 +1531,8 @@ def test_keeps_leaning_as_no_single_or_double_can_are_not_called_certain():
     lean no longer tells single from double surely: the keeps are listed to check, not called certain.
     Keeps leaning as the model says keep their certainty. (The fifth carves as much more table than the others
     as a double does at this gap, AREA_GAIN, in both.)"""
-    from tablesight.vision.castellan.keeps import AREA_GAIN, KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import AREA_GAIN, decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keeps(shares):
         colours = ["red", "blue", "green", "yellow"]
@@ -1647,7 +1658,8 @@ def test_two_keeps_of_one_colour_carved_as_one_blob_are_split_but_a_sliver_or_a_
 
 
 def test_a_keep_whose_two_lean_measures_disagree_is_not_called_certain():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(lean, width, x=0.0):
         return KeepReading("blue", x, 0.0, False, False, None, lean, 28.0, width, 23.0)
@@ -1745,7 +1757,8 @@ def test_a_double_keeps_colour_split_by_the_seam_between_its_bodies_is_one_blob(
 
 
 def test_no_call_is_certain_for_a_colour_whose_keeps_all_lean_short_of_a_single():
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(share, colour, x):  # both measures of the lean alike, a 12 mm gap between single and double
         return KeepReading(colour, x, 0.0, False, False, None, share, 12.0, share, 12.0)
@@ -1792,7 +1805,8 @@ def test_a_keep_whose_colour_crossed_to_the_next_keep_in_line_beyond_a_singles_r
     (fresh 11700-003: a green double's top hidden behind the single it leant onto). Known only as a bound, it
     is weighed as one: well past a single's lean it calls the double, though not for certain (the colour may have
     crossed by something else of it now and then); barely past it, nothing is certain."""
-    from tablesight.vision.castellan.keeps import KeepReading, decide_doubles
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
 
     def keep(x, at_least=None, lean=None):
         return KeepReading("green", x, 0.0, False, False, None, lean, 25.0, lean_cut=at_least is not None,

@@ -32,6 +32,7 @@ from tablesight.vision.castellan.carving import (
     undistorted_classes,
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
+from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.hidden_towers import (
     HiddenTower,
     hidden_towers,
@@ -43,7 +44,6 @@ from tablesight.vision.castellan.keeps import (
     KeepPlanes,
     KeepReading,
     beyond_the_castle,
-    decide_doubles,
     find_keeps,
     keep_planes,
     keeps_on_the_castle,
