@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tablesight.scoring.castellan.board import Board
+from tablesight.scoring.castellan.board import Board, Keep
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.reading import PhotoReading
@@ -107,3 +107,29 @@ def test_a_tower_or_two_read_is_never_called_clean():
     assert trust.sentence() == ("check by eye: only 1 tower(s) read (if the castle has more, take the photo "
                                 "again)")
     assert _trust(BOARDS / "plain-rectangle.json").level == "read"  # a castle's worth of towers: clean
+
+
+def test_keeps_read_with_hardly_a_tower_say_the_castle_went_unseen():
+    """A claim needs a courtyard (four towers at least): keeps read with a tower or two are most likely a castle whose
+    grey pieces the photo lost (fresh 13600-008: a pale castle on a table of its own shade under soft light, 0 of 32
+    towers read, keeps seen). The sentence says so and how to take the photo again, whether the reading is to be
+    checked or, its keeps breaking more rules, is likely misread."""
+    from tablesight.vision.castellan.keeps import KeepReading
+
+    board = board_from_dict(json.loads((BOARDS / "plain-rectangle.json").read_text()))
+    lone = Board(board.towers[:1], (), ())
+    tower = [TowerReading(*lone.towers[0].position, 7.0)]
+
+    def keeps(count):
+        return [KeepReading("red", 300.0 + 40 * i, 300.0, False, True, None) for i in range(count)]
+
+    checked = reading_trust(PhotoReading(lone, None, towers=tower, keeps=keeps(2)), score_board(lone), 0)
+    assert checked.level == "check"
+    assert "only 1 tower(s) read, yet 2 keep(s): keeps stand in courtyards" in checked.sentence()
+    assert "a lamp low to one side" in checked.sentence()
+    strewn = Board(lone.towers, (), tuple(Keep(k.color, k.x, k.y) for k in keeps(5)))  # each outside a courtyard
+    misread = reading_trust(PhotoReading(strewn, None, towers=tower, keeps=keeps(5)), score_board(strewn), 0)
+    assert misread.level == "misread"
+    assert misread.sentence().startswith("likely misread (do not rely on these scores): only 1 tower(s) read, yet 5")
+    alone = reading_trust(PhotoReading(lone, None, towers=tower), score_board(lone), 0)
+    assert "keeps stand in courtyards" not in alone.sentence()

@@ -11,7 +11,10 @@ checked by eye, never called clean. So is one with a single courtyard unclaimed 
 where that colour's keeps hide best (fresh 9797-018: red's two keeps on a red patterned cloth missed, a wall
 between their courtyards too, one courtyard read unclaimed, "read cleanly" and red's 13 points lost). Nor is
 a reading of a tower or two: the first moves of a game, or a castle the photo lost but for a speck, which
-breaks no rule for having nothing to break them with.
+breaks no rule for having nothing to break them with. Keeps read beside it say which: a claim needs a courtyard,
+four towers at least, so keeps with a tower or two are a castle lost (grey pieces of a pale table's own shade,
+under soft light seen only by their faint outlines: fresh 13600-008, 32 towers, 0 read and 11 keeps seen) or,
+less often, spare keeps beside the game.
 """
 
 from __future__ import annotations
@@ -48,13 +51,27 @@ class Trust:
     unclaimed: int = 0  # courtyards read unclaimed, counted only beyond MAX_FORGOTTEN_CLAIMS or on `table_colours`
     table_colours: tuple[str, ...] = ()  # the keep colours the table has
     first_look_towers: int = 0  # towers the first look read, where clearly more than this look's (else 0)
+    keeps: int = 0  # keeps read
 
     @property
     def few_towers(self) -> bool:
         """MAX_SPECK_TOWERS towers read or fewer: a game's start, or a castle mostly missed."""
         return self.towers <= MAX_SPECK_TOWERS
 
+    @property
+    def castle_unseen(self) -> bool:
+        """Keeps read with a tower or two: a claim needs a courtyard, so a castle is likely there, unseen."""
+        return self.few_towers and self.keeps > 0
+
+    def _castle_unseen_advice(self) -> str:
+        return (f"only {self.towers} tower(s) read, yet {self.keeps} keep(s): keeps stand in courtyards, so a castle "
+                f"is likely there but its grey pieces hardly stand out from this table — take the photo again with "
+                f"a lamp low to one side, or with the castle on a cloth of another shade (spare keeps lying beside "
+                f"the game read so too)")
+
     def sentence(self) -> str:
+        if self.level == "misread" and self.castle_unseen:
+            return f"likely misread (do not rely on these scores): {self._castle_unseen_advice()}"
         if self.level == "misread":
             return (f"likely misread: the board read breaks the rules at {self.misread_pieces} piece(s) over "
                     f"{self.towers} tower(s); do not rely on these scores — take the photo again (the card beside "
@@ -73,7 +90,9 @@ class Trust:
             if self.first_look_towers:
                 parts.append(f"{self.towers} tower(s) read where the colours seen the usual way showed "
                              f"{self.first_look_towers}: part of the castle may be missing")
-            if self.few_towers:
+            if self.castle_unseen:
+                parts.append(self._castle_unseen_advice())
+            elif self.few_towers:
                 parts.append(f"only {self.towers} tower(s) read (if the castle has more, take the photo again)")
             return f"check by eye: {'; '.join(parts)}"
         return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
@@ -91,7 +110,8 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     colours = reading.table_keep_colours
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS or (unclaimed and colours) else 0
     first_look = reading.first_look_towers if reading.first_look_towers - towers >= LOOK_LOST_TOWERS else 0
-    trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else (), first_look)
+    trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else (), first_look,
+                  len(reading.keeps))
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
     if misread or doubts or unclaimed or trust.few_towers or first_look:
