@@ -11,7 +11,7 @@ is the piece's slightly enlarged top view, which is still at the right place.)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -581,6 +581,15 @@ def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
 
 
+def keep_colour_mask(classes: PixelClasses, leaving_out: Collection[str] = ()) -> np.ndarray:
+    """The pixels (uint8, 255) of any keep colour but those `leaving_out`."""
+    mask = np.zeros(classes.grey.shape, np.uint8)
+    for colour, pixels in classes.keeps.items():
+        if colour not in leaving_out:
+            mask |= pixels
+    return mask
+
+
 def keep_label_image(classes: PixelClasses, colours: list[str]) -> np.ndarray:
     """The keep masks of `colours` as one label image (0 none, i the i-th colour): keep colours never
     overlap, so one warp or remap of it serves them all."""
@@ -639,6 +648,22 @@ def carve(view: TableView, mask: np.ndarray, heights: list[float], region: Regio
     for h in heights:
         plane = warp_mask(view, mask, h, region)
         solid = plane if solid is None else solid & plane
+    return filled_pinholes(solid, region)
+
+
+def carve_past_keeps(view: TableView, mask: np.ndarray, in_front: np.ndarray, heights: list[float],
+                     region: Region) -> np.ndarray:
+    """`carve`, but on the lowest plane (the first of `heights`) a pixel of `in_front` (a keep's colour) counts as
+    `mask` too: a keep standing between the camera and a wall hides the wall's lowest part, not its upper part
+    (fresh 13500-029: a blue double in front of a corner hid its walls' lowest part; carved away there, both
+    walls and the corner's tower were lost, and blue scored 20 for 32). The planes above must be `mask` itself: a
+    keep alone carves nothing, and the planes higher up still tell a wall from its shadow or the table (taking
+    the keep's colour for grey on every plane but the top read walls across gaps that keeps stand beside). Over
+    416 photos (the samples and eleven fresh sets): scores exact +1, boards exact +2 −1 (13700-027, two towers
+    placed off, its scores still right); the photos read worse were all wrong already."""
+    solid = warp_mask(view, mask, heights[0], region) | warp_mask(view, in_front, heights[0], region)
+    for h in heights[1:]:
+        solid &= warp_mask(view, mask, h, region)
     return filled_pinholes(solid, region)
 
 

@@ -24,8 +24,10 @@ from tablesight.vision.castellan.carving import (
     PixelClasses,
     card_mask,
     carve,
+    carve_past_keeps,
     castle_region,
     classify_pixels,
+    keep_colour_mask,
     keep_colours_of_the_table,
     keeps_apart,
     table_seen_by,
@@ -520,10 +522,16 @@ class CastellanReader:
             reading.towers = find_towers(tower_solid, region, p.dimensions, lean_removed)
             reading.tower_solid = tower_solid
         with timed(timings, "keeps"):
-            planes = keep_planes(view, classes, region, p, keep_colours_of_the_table(view, reading.look))
+            tables_colours = keep_colours_of_the_table(view, reading.look)
+            planes = keep_planes(view, classes, region, p, tables_colours)
         with timed(timings, "walls"):
             heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
-            solid = carve(view, classes.grey, heights, region) & ~card
+            if lean_removed:  # what stands in front of a wall is known only through the card's pose
+                # Not keeps of the table's own colours: the table itself would pass for a keep in front.
+                in_front = keep_colour_mask(classes, leaving_out=tables_colours)
+                solid = carve_past_keeps(view, classes.grey, in_front, heights, region) & ~card
+            else:
+                solid = carve(view, classes.grey, heights, region) & ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
             if lean_removed:  # without the card's pose a tower's footprint is not round enough to tell
                 self._add_towers_at_open_ends(tower_solid, solid, region, planes, reading)
