@@ -657,8 +657,9 @@ def carve_past_keeps(view: TableView, mask: np.ndarray, in_front: np.ndarray, he
     `mask` too: a keep standing between the camera and a wall hides the wall's lowest part, not its upper part
     (fresh 13500-029: a blue double in front of a corner hid its walls' lowest part; carved away there, both
     walls and the corner's tower were lost, and blue scored 20 for 32). The planes above must be `mask` itself: a
-    keep alone carves nothing, and the planes higher up still tell a wall from its shadow or the table (taking
-    the keep's colour for grey on every plane but the top read walls across gaps that keeps stand beside). Over
+    keep alone carves nothing, and the planes higher up still tell a wall from its shadow or the table (taken on
+    every plane but the top, fresh 12500-016 read an open long wall short, and by the box's count joined two open
+    short walls across a gap as a long one). Over
     416 photos (the samples and eleven fresh sets): scores exact +1, boards exact +2 −1 (13700-027, two towers
     placed off, its scores still right); the photos read worse were all wrong already."""
     solid = warp_mask(view, mask, heights[0], region) | warp_mask(view, in_front, heights[0], region)
