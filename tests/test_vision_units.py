@@ -1192,6 +1192,23 @@ def test_a_wall_seen_only_in_glimpses_between_keeps_is_a_candidate():
     assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, one) == []
 
 
+def test_a_wall_a_quarter_hidden_with_a_keep_by_its_middle_is_a_candidate():
+    """Fresh 13700-019: a wall between two keeps, 0.26 of it behind one, its top in view between them but tinted by
+    their colour (neither grey nor keep colour): with a keep right by its middle, neither seen nor ruled out."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import walls_behind_keeps
+
+    towers = [TowerReading(100.0, 100.0, 12.0), TowerReading(164.0, 100.0, 12.0)]
+    behind = np.zeros(REGION.size[::-1], bool)
+    rows, columns = (slice(int(a * REGION.px_per_mm), int(b * REGION.px_per_mm)) for a, b in ((90, 110), (140, 152)))
+    behind[rows, columns] = True  # the keep's colour over the last 10 mm of the wall's 36
+    by_middle = np.array([[138.0, 118.0]])  # 19 mm from the wall's middle
+    found = walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind, by_middle)
+    assert [(w.kind, {w.start, w.end}, w.inferred) for w in found] == [("short", {0, 1}, True)]
+    assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind) == []
+    assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind, np.array([[132.0, 160.0]])) == []  # 60 mm off
+
+
 def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
     """The keep's colour on the table plane is its square smeared along the lean: its length along the
     lean less its width across is about the lean at any turn of the keep; its length alone is not."""

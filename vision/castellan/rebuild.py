@@ -276,7 +276,8 @@ def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, 
                  dims: PieceDimensions) -> list[WallReading]:
     """The walls `walls_behind_keeps` offers on the reading as it stands."""
     axis = castle_axis(reading.towers, dims, wall_solid, region)
-    return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.cover.walls)
+    keeps = np.array([(k.x, k.y) for k in reading.keeps], float).reshape(-1, 2)
+    return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.cover.walls, keeps)
 
 
 def hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:

@@ -29,6 +29,12 @@ MOSTLY_HIDDEN = 0.8  # of a wall's body behind keeps: too little seen to judge i
 # the keeps each side leaves too little grey to judge (fresh 11600-007: a wall behind two keeps, 0.63 hidden, seen in
 # stretches of 1-6 mm; 11600-010: 0.78, seen 8 mm by its tower).
 HALF_HIDDEN, GLIMPSE_MM = 0.5, 8.0
+# ... or at least this share of it, a keep standing right by the wall's middle (its centre within this many mm):
+# the wall's top between that keep and the next is tinted by their colour, neither grey nor keep (fresh 13700-019:
+# 0.26 hidden, a red double 18 mm from its middle, the wall lost and two courtyards scored as one). Over 416
+# photos, 6 pairs of towers a span apart were so, 4 with a wall in truth (13700-019, 13000-020, 13300-006,
+# 13600-005); the wall is added and listed to check.
+BESIDE_KEEP_HIDDEN, BESIDE_KEEP_MM = 0.2, 30.0
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
@@ -161,11 +167,13 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
 
 
 def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], region: Region,
-                       dims: PieceDimensions, axis: float, hidden: np.ndarray) -> list[WallReading]:
+                       dims: PieceDimensions, axis: float, hidden: np.ndarray,
+                       keep_centres: np.ndarray | None = None) -> list[WallReading]:
     """Walls that may stand between two towers a span apart along the castle's axes, not read because
     keeps in front hide most of where their body would be (MOSTLY_HIDDEN; HALF_HIDDEN, the rest seen only in
-    glimpses): neither seen nor ruled out.
+    glimpses; BESIDE_KEEP_HIDDEN, a keep of `keep_centres` (mm) by its middle): neither seen nor ruled out.
     Only the rules can tell (see `CastellanReader._walls_the_rules_need`)."""
+    keep_centres = np.zeros((0, 2)) if keep_centres is None else np.asarray(keep_centres, float).reshape(-1, 2)
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
     # A wall read open towards a tower already holds that socket.
@@ -184,8 +192,11 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
                     continue
                 span = float(np.linalg.norm(positions[j] - origin))
                 covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
+                middle = (origin + positions[j]) / 2
+                keep_by = bool(np.any(np.linalg.norm(keep_centres - middle, axis=1) < BESIDE_KEEP_MM))
                 if len(covered) and (covered.mean() >= MOSTLY_HIDDEN or (
-                        covered.mean() >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM)):
+                        covered.mean() >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM) or (
+                        covered.mean() >= BESIDE_KEEP_HIDDEN and keep_by)):
                     found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
 
