@@ -581,13 +581,14 @@ def _closed(mask: np.ndarray, size_px: float) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
 
 
-def keep_colour_mask(classes: PixelClasses, leaving_out: Collection[str] = ()) -> np.ndarray:
-    """The pixels (uint8, 255) of any keep colour but those `leaving_out`."""
-    mask = np.zeros(classes.grey.shape, np.uint8)
-    for colour, pixels in classes.keeps.items():
+def keep_coloured(classes: PixelClasses, leaving_out: Collection[str] = ()) -> np.ndarray:
+    """Where the photo shows any keep colour but those `leaving_out` (bool): a keep in front hides what is behind
+    it."""
+    hidden = np.zeros(classes.grey.shape, bool)
+    for colour, mask in classes.keeps.items():
         if colour not in leaving_out:
-            mask |= pixels
-    return mask
+            hidden |= mask > 0
+    return hidden
 
 
 def keep_label_image(classes: PixelClasses, colours: list[str]) -> np.ndarray:

@@ -27,7 +27,7 @@ from tablesight.vision.castellan.carving import (
     carve_past_keeps,
     castle_region,
     classify_pixels,
-    keep_colour_mask,
+    keep_coloured,
     keep_colours_of_the_table,
     keeps_apart,
     table_seen_by,
@@ -528,10 +528,11 @@ class CastellanReader:
             heights = reading.look.carve_heights(p.wall_height, WALL_TOP_SHARE)
             if lean_removed:  # what stands in front of a wall is known only through the card's pose
                 # Not keeps of the table's own colours: the table itself would pass for a keep in front.
-                in_front = keep_colour_mask(classes, leaving_out=tables_colours)
-                solid = carve_past_keeps(view, classes.grey, in_front, heights, region) & ~card
+                in_front = keep_coloured(classes, leaving_out=tables_colours).astype(np.uint8) * 255
+                solid = carve_past_keeps(view, classes.grey, in_front, heights, region)
             else:
-                solid = carve(view, classes.grey, heights, region) & ~card
+                solid = carve(view, classes.grey, heights, region)
+            solid &= ~card
             self._read_walls(solid, region, planes, reading, lean_removed)
             if lean_removed:  # without the card's pose a tower's footprint is not round enough to tell
                 self._add_towers_at_open_ends(tower_solid, solid, region, planes, reading)

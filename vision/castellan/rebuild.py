@@ -19,7 +19,7 @@ from tablesight.vision.castellan.box_limits import (
     run_joined,
     short_walls_over_the_box,
 )
-from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table
+from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
 from tablesight.vision.castellan.keeps import KeepPlanes
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known
@@ -32,7 +32,7 @@ from tablesight.vision.castellan.thin_towers import (
 )
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import median_seen_radius
-from tablesight.vision.castellan.towers_in_long_walls import height_step, keep_coloured, stands_above
+from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
     OPEN_WALL_SHIFT_MM,

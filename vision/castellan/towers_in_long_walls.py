@@ -22,7 +22,7 @@ import numpy as np
 
 from tablesight.calibration.camera import CameraPose
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.vision.castellan.carving import PixelClasses
+from tablesight.vision.castellan.carving import PixelClasses, keep_coloured
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 from tablesight.vision.table_view import TableView
@@ -80,14 +80,6 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
         tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
         found.append(TowerInRun(tower, (index,), step))
     return found
-
-
-def keep_coloured(classes: PixelClasses) -> np.ndarray:
-    """Where the photo shows any keep colour (bool): a keep in front hides what is behind it."""
-    hidden = np.zeros(classes.grey.shape, bool)
-    for mask in classes.keeps.values():
-        hidden |= mask > 0
-    return hidden
 
 
 def height_step(view: TableView, grey: np.ndarray, hidden: np.ndarray, middle: np.ndarray, u: np.ndarray,

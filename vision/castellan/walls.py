@@ -194,11 +194,19 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
                 covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
                 middle = (origin + positions[j]) / 2
                 keep_by = bool(np.any(np.linalg.norm(keep_centres - middle, axis=1) < BESIDE_KEEP_MM))
-                if len(covered) and (covered.mean() >= MOSTLY_HIDDEN or (
-                        covered.mean() >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM) or (
-                        covered.mean() >= BESIDE_KEEP_HIDDEN and keep_by)):
+                if _hidden_enough(covered, keep_by):
                     found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
+
+
+def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
+    """Whether keeps hide too much of a wall's body (`covered`, sampled along it) to judge it by sight:
+    MOSTLY_HIDDEN, HALF_HIDDEN seen only in glimpses, or BESIDE_KEEP_HIDDEN with a keep by its middle."""
+    if not len(covered):
+        return False
+    share = covered.mean()
+    return bool(share >= MOSTLY_HIDDEN or (share >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM)
+                or (share >= BESIDE_KEEP_HIDDEN and keep_by_middle))
 
 
 def _longest_run(flags: np.ndarray) -> int:
