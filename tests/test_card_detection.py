@@ -399,3 +399,33 @@ def test_a_stand_in_cards_black_is_no_brighter_than_a_cards_ink_on_a_pale_photo(
     dark = photo.copy()
     dark[:40, :40] = 10  # a black die: 1.3 % of the photo
     assert virtual_card(dark, 1.0).black_bgr.max() == pytest.approx(10, abs=1)
+
+
+def test_a_small_card_at_a_wide_photos_edge_gives_way_to_the_default_focal_length_where_that_fits_it_closer():
+    """Card corners of a photo through a barrel lens (fresh 13800, photo-017: k1 -0.20, the card 1/20 of the photo
+    wide near its edge, 38° tilt). Its homography read the focal length 2.3 times the true one, with no k1 a camera
+    has to go with it: the castle 0.9 m away came out scattered and nothing was scored. The default focal length
+    with k1 fitted fits the card's points over three times closer, and is kept."""
+    import json
+    from pathlib import Path
+
+    from tablesight.calibration.card_detection import _card_focal_or_default, _distortion_from_card
+
+    doc = json.loads((Path(__file__).parent / "data" / "small-card-at-the-edge-points.json").read_text())
+    size, table, pixels = tuple(doc["image_size"]), np.array(doc["table"]), np.array(doc["pixels"])
+    corners = doc["corners"]
+    homography, _ = cv2.findHomography(table[:corners], pixels[:corners])
+    start = Lens.pinhole(focal_from_homography(homography, size), size)
+    assert start.focal / doc["true_focal"] > 2  # the card's own reading, far off
+    card_lens = _distortion_from_card(start, table, pixels, fix_focal=False)
+    found, source = _card_focal_or_default(card_lens, "card", size, None, table, pixels)
+    assert source == "default"
+    assert abs(found.focal / doc["true_focal"] - 1) < 0.2
+    assert found.distortion[0] < -0.15
+    # The card's points rendered through the lens found: the card's reading fits as well, and is kept.
+    from tablesight.calibration.card_fit import solve_pose
+
+    true_lens = Lens(start.matrix, np.array([doc["true_k1"] / 4, 0, 0, 0, 0.0]), size)
+    seen = solve_pose(true_lens, table, pixels).project(table) + np.random.default_rng(2).normal(0, 0.03, table.shape)
+    assert _card_focal_or_default(_distortion_from_card(true_lens, table, seen, fix_focal=False), "card", size, None,
+                                  table, seen)[1] == "card"
