@@ -490,3 +490,15 @@ def test_an_open_short_wall_is_read_on_as_a_long_one_where_the_box_holds_no_furt
     counts, reading = _read_against_truth(photo)
     assert counts["short"]["fp"] == 0 and counts["long"]["fn"] == 0
     assert any("read on across a break as an open long wall" in note for note in reading.notes)
+
+
+def test_a_tower_hidden_where_a_wall_ends_across_a_long_walls_middle_is_inferred():
+    """Fresh 13800-016 (37° tilt, striped table): a tower behind a blue double keep leaning over it; its two short
+    walls were read as one long wall and its third wall as open, ending at that wall's middle: two courtyards were
+    scored as one (blue 9, red 16 for 17 and 18). The tower is inferred there (walls only join towers) and listed."""
+    photo = HERE / "data" / "tower-behind-a-keep-at-a-tee.jpg"
+    counts, reading = _read_against_truth(photo)
+    truth = json.loads(photo.with_suffix(".truth.json").read_text())["report"]["scores"]
+    assert score_board(reading.board).scores == truth
+    assert counts["tower"]["fn"] == 0 and counts["short"]["fn"] == 0
+    assert any("where a wall ends across the middle of a long wall" in note for note in reading.notes)

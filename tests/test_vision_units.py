@@ -1834,3 +1834,29 @@ def test_a_keep_whose_colour_crossed_to_the_next_keep_in_line_beyond_a_singles_r
     assert [k.double for k in crossed] == [True, False, False, False]
     barely = decide_doubles([keep(0.0, at_least=0.05), *singles])
     assert not barely[0].double_certain
+
+
+def test_an_open_wall_ending_across_a_long_walls_middle_is_a_tower_there_but_not_off_the_middle_or_in_line():
+    """Fresh 13800-016: a tower behind a double keep, its two short walls read as one long wall and its third wall
+    as open, ending at that wall's middle (C1: walls end in towers). Its open end off the middle, or the open wall
+    running along the long wall, is no such tower."""
+    from tablesight.vision.castellan.hidden_towers import walls_ending_on_long_walls
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    towers = [TowerReading(0.0, 0.0, 12.0), TowerReading(128.0, 0.0, 12.0), TowerReading(60.0, 64.0, 12.0)]
+
+    def tees(open_point, start=2, keeps=()):
+        walls = [WallReading("long", 0, 1, None, 1.0), WallReading("short", start, None, open_point, 1.0)]
+        return walls_ending_on_long_walls(towers, walls, list(keeps), DIMS)
+
+    keep = KeepReading("blue", 40.0, 20.0, double=True, double_certain=True, top_height_mm=None)
+    found = tees((61.0, 6.0), keeps=[keep])
+    assert [(t.open_wall, t.long_wall, t.middle, t.behind_keep) for t in found] == [(1, 0, (64.0, 0.0), True)]
+    assert found[0].tower(9.0).inferred
+    assert not tees((61.0, 6.0))[0].behind_keep  # no keep near: a tower inferred where walls end
+    assert tees((90.0, 6.0)) == []  # 26 mm off the middle: no tower splits a long wall there
+    assert tees((64.0, 30.0)) == []  # stopping short of the long wall
+    towers.append(TowerReading(0.0, 4.0, 12.0))
+    assert tees((62.0, 4.0), start=3) == []  # in line with the long wall: a run beside it, not a T

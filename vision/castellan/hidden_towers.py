@@ -62,7 +62,6 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
     (`towers_in_long_walls`). With one wall (an ordinary open end as often as not) the sight of the tower's
     body is not enough: the reader keeps such a tower only where the board with it breaks fewer rules."""
     dims = profile.dimensions
-    reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
     found = []
     for point, members in _meeting_points(walls, meeting_distance(dims)):
         ending = len({walls[i].start for i in members})
@@ -70,7 +69,7 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
             continue
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue
-        near = [k for k in keeps if math.dist(point, (k.x, k.y)) < reach + _extra_reach(k)]
+        near = keeps_near(point, keeps, dims)
         if not near and (ending < MIN_WALLS or not _across(towers, walls, members)):
             continue
         if _covered_share(view, classes, point, profile) < MIN_COVERED:
@@ -119,6 +118,56 @@ def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[Wall
         if near:
             found.append((min(near, key=lambda t: math.dist(middle, t.position)), wall))
     return found
+
+
+@dataclass(frozen=True)
+class TeeWithoutTower:
+    """An open wall whose missing tower would stand in the middle of a long wall (`walls_ending_on_long_walls`)."""
+    open_wall: int  # index of the open wall
+    long_wall: int  # index of the long wall
+    middle: tuple[float, float]  # the long wall's middle (mm), where the tower would stand
+    behind_keep: bool  # a keep near enough to hide a tower there
+
+    def tower(self, radius_mm: float) -> TowerReading:
+        """The tower inferred here, of the profile's radius (its footprint is not seen)."""
+        return TowerReading(*self.middle, radius_mm, inferred=True, behind_keep=self.behind_keep)
+
+
+def walls_ending_on_long_walls(towers: list[TowerReading], walls: list[WallReading], keeps: list[KeepReading],
+                               dims: PieceDimensions) -> list[TeeWithoutTower]:
+    """Open walls whose missing tower would stand in the middle of a long wall between two towers (within
+    IN_RUN_MIDDLE_SHARE of a short span along it, `meeting_distance` across), running across that wall. A wall
+    ends only in a tower (C1), and a long wall's middle is where a tower splitting it into two short walls stands:
+    such a T is most likely that tower unseen (fresh 13800-016: a tower behind a blue double keep leaning over it
+    at 37° tilt, its two short walls read as one long wall and its third wall as open; two courtyards scored as
+    one)."""
+    positions = np.array([t.position for t in towers], float).reshape(-1, 2)
+    along_reach, across_reach = IN_RUN_MIDDLE_SHARE * dims.centre_spacing("short"), meeting_distance(dims)
+    found = []
+    for i, wall in enumerate(walls):
+        if wall.end is not None:
+            continue
+        end, start = np.asarray(wall.open_point, float), positions[wall.start]
+        run = (end - start) / max(float(np.linalg.norm(end - start)), 1e-9)
+        for j, long_wall in enumerate(walls):
+            if long_wall.kind != "long" or long_wall.end is None or wall.start in (long_wall.start, long_wall.end):
+                continue
+            a, b = positions[long_wall.start], positions[long_wall.end]
+            u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+            middle = (a + b) / 2
+            offset = end - middle
+            if abs(float(offset @ u)) < along_reach and abs(float(offset @ np.array([-u[1], u[0]]))) < across_reach \
+                    and abs(float(run @ u)) < ACROSS_COSINE:
+                point = (round(float(middle[0]), 1), round(float(middle[1]), 1))
+                found.append(TeeWithoutTower(i, j, point, bool(keeps_near(middle, keeps, dims))))
+                break
+    return found
+
+
+def keeps_near(point: np.ndarray, keeps: list[KeepReading], dims: PieceDimensions) -> list[KeepReading]:
+    """The keeps near enough to a point to hide a tower standing there from a tilted camera."""
+    reach = dims.keep_side / math.sqrt(2) + dims.tower_radius + HIDING_SLACK_MM
+    return [k for k in keeps if math.dist(point, (k.x, k.y)) < reach + _extra_reach(k)]
 
 
 def _across(towers: list[TowerReading], walls: list[WallReading], members: list[int]) -> bool:

@@ -40,6 +40,7 @@ from tablesight.vision.castellan.hidden_towers import (
     hidden_towers,
     towers_another_look_saw,
     towers_in_runs_another_look_saw,
+    walls_ending_on_long_walls,
 )
 from tablesight.vision.castellan.keep_blends import table_hue_around
 from tablesight.vision.castellan.keeps import (
@@ -620,6 +621,32 @@ class CastellanReader:
                 f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, {_hiding(hidden)}, was inferred from the wall ending "
                 f"there: without it the castle breaks more rules — check it"))
 
+    def _towers_where_walls_end_on_long_walls(self, reading: PhotoReading) -> None:
+        """A tower unseen where an open wall ends across the middle of a long wall (`walls_ending_on_long_walls`):
+        the open wall joined to it, the long wall split into the two short walls joining it; each kept where the
+        board then breaks fewer rules, and named in the notes (and listed to check: it may be absent). After the
+        towers seen standing in long walls' runs (`_split_long_walls_at_towers`): a tower seen is placed better."""
+        broken, tried = self._rules_broken(reading), set()
+        while broken:
+            found = [f for f in walls_ending_on_long_walls(reading.towers, reading.walls, reading.keeps,
+                                                            self.profile.dimensions) if f.middle not in tried]
+            if not found:
+                return
+            tee = found[0]
+            tried.add(tee.middle)
+            before = list(reading.towers), list(reading.walls)
+            # Joined as any tower added is: its sockets read, the long wall split where it now stands in its run.
+            self._join_towers([(tee.tower(self.profile.dimensions.tower_radius), (tee.open_wall,))],
+                              reading.wall_solid, reading.region, reading.planes, reading)
+
+            def undo(before=before) -> None:
+                reading.towers, reading.walls = before
+
+            broken = self._kept_if_fewer_broken(reading, broken, undo, (
+                f"a tower at ({tee.middle[0]:.0f}, {tee.middle[1]:.0f}) mm, where a wall ends across the middle of "
+                f"a long wall, was inferred (walls only join towers): the long wall is two short walls and it — "
+                f"check it"))
+
     def _towers_the_first_look_saw(self, reading: PhotoReading, first: PhotoReading) -> None:
         """Towers the first look read where open walls of the look kept end (`towers_another_look_saw`: a look
         seeing less grey lost them, lit and whole, and kept their walls), each joined to those walls and its other
@@ -669,6 +696,7 @@ class CastellanReader:
                                         reading.wall_solid, reading)
             self._split_long_walls_at_towers(reading.view, reading.classes, reading.region, reading.planes,
                                              reading.wall_solid, reading)
+            self._towers_where_walls_end_on_long_walls(reading)
             if len(reading.towers) == towers:
                 return
             # A wall leaving such a tower sideways confirms it (C1: walls join towers): no doubt left.
