@@ -502,3 +502,16 @@ def test_a_tower_hidden_where_a_wall_ends_across_a_long_walls_middle_is_inferred
     assert score_board(reading.board).scores == truth
     assert counts["tower"]["fn"] == 0 and counts["short"]["fn"] == 0
     assert any("where a wall ends across the middle of a long wall" in note for note in reading.notes)
+
+
+def test_two_open_short_walls_at_a_gap_a_sliver_bridges_are_not_read_as_a_long_wall_over_the_box():
+    """Fresh 13900-029 (dark plain table, 15° tilt): two open short walls meet at a tower's gap, one wall end's lean
+    reaching across it as a thin sliver; read as one long wall, the 53rd where two boxes hold 52, and red lost a
+    courtyard (9 for 11). The long wall whose middle shows the table across most of its width is read as the two
+    open short walls it is."""
+    photo = HERE / "data" / "open-short-walls-at-a-gap-bridged-by-a-sliver.jpg"
+    counts, reading = _read_against_truth(photo)
+    truth = json.loads(photo.with_suffix(".truth.json").read_text())["report"]["scores"]
+    assert score_board(reading.board).scores == truth
+    assert counts["long"]["fp"] == 0 and counts["short"]["fn"] == 0
+    assert any("read as two open short walls meeting at a tower's gap" in note for note in reading.notes)

@@ -1860,3 +1860,29 @@ def test_an_open_wall_ending_across_a_long_walls_middle_is_a_tower_there_but_not
     assert tees((64.0, 30.0)) == []  # stopping short of the long wall
     towers.append(TowerReading(0.0, 4.0, 12.0))
     assert tees((62.0, 4.0), start=3) == []  # in line with the long wall: a run beside it, not a T
+
+
+def test_a_gap_a_sliver_crosses_diagonally_shows_in_the_middle_of_a_run_but_a_wall_with_a_merlons_break_does_not():
+    """Fresh 13900-029: two open short walls meeting at a tower's gap, seen tilted: one wall end's lean reaches
+    across the gap as a thin sliver, crossing each of the profile's three rays at a different step. On any ray the
+    gap is 1 mm; on most of them it is the gap, which a merlon's shade across a wall's whole width is not."""
+    from tablesight.vision.castellan.walls import _gap_in_middle, _profile, middle_gap_mm
+
+    a, b = (100.0, 150.0), (228.0, 150.0)  # towers a long span apart
+
+    def solid(gap_mm: float, sliver: bool) -> np.ndarray:
+        mask = np.zeros(REGION.size[::-1], np.uint8)
+        px = REGION.px_per_mm
+        for x0, x1 in ((a[0], 164.0 - gap_mm / 2), (164.0 + gap_mm / 2, b[0])):
+            cv2.rectangle(mask, (int(x0 * px), int(145 * px)), (int(x1 * px), int(155 * px)), 1, -1)
+        if sliver:  # a thin line across the gap, from one wall's corner to the other's
+            cv2.line(mask, (int((164 - gap_mm / 2) * px), int(145 * px)), (int((164 + gap_mm / 2) * px),
+                     int(155 * px)), 1, 1)
+        return mask
+
+    bridged = solid(10.0, sliver=True)
+    r = DIMS.tower_radius
+    assert _gap_in_middle(_profile(bridged, REGION, np.array(a), np.array([1.0, 0.0]), r + 2, 128 - r - 2)) <= 2
+    assert middle_gap_mm(bridged, REGION, a, b, DIMS) >= 5
+    assert middle_gap_mm(solid(3.0, sliver=False), REGION, a, b, DIMS) < 5  # a merlon's 3 mm shade
+    assert middle_gap_mm(solid(0.0, sliver=False), REGION, a, b, DIMS) == 0

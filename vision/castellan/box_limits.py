@@ -61,6 +61,11 @@ def short_walls_over_the_box(towers: list[TowerReading], walls: list[WallReading
     return _count(walls, "short") - BOX_CONTENTS["short_walls"] * boxes_held(towers, colours)
 
 
+def long_walls_over_the_box(towers: list[TowerReading], walls: list[WallReading], colours: set[str]) -> int:
+    """How many long walls more than the boxes in play hold `walls` has (0 or fewer: none)."""
+    return _count(walls, "long") - BOX_CONTENTS["long_walls"] * boxes_held(towers, colours)
+
+
 def _count(walls: list[WallReading], kind: str) -> int:
     return sum(w.kind == kind for w in walls)
 

@@ -14,14 +14,16 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.calibration.pieces import PieceDimensions, PieceProfile
+from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import (
     box_holds_another_long_wall,
+    long_walls_over_the_box,
     run_joined,
     short_walls_over_the_box,
 )
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
 from tablesight.vision.castellan.keeps import KeepPlanes
-from tablesight.vision.castellan.looks import WALL_TOP_SHARE
+from tablesight.vision.castellan.looks import WALL_TOP_SHARE, rules_broken
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known
 from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
@@ -40,6 +42,7 @@ from tablesight.vision.castellan.walls import (
     castle_axis,
     far_end,
     find_walls,
+    middle_gap_mm,
     open_walls_at_free_sockets,
     open_walls_grown_long,
     open_walls_past_unseen_starts,
@@ -54,6 +57,9 @@ from tablesight.vision.table_view import Region
 # stripe's border beyond it carve a body seen in part (sample 010: 0.8 of it, grown long wrongly when tried). The
 # open walls so grown right over 288 photos (samples, fresh 12400-12900) were seen 0.93-1.0.
 GROWN_SEEN_SHARE = 0.9
+# A long wall read over the box's count whose middle shows the table across most of its width this far (mm) is two
+# open short walls meeting at a tower's gap (fresh 13900-029: 6 mm; merlons' shade breaks a wall's top for 1-4 mm).
+MIN_MIDDLE_GAP_MM = 5.0
 
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
@@ -69,6 +75,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_on_grey_mixed_into_the_table(reading, profile, axis)
             _open_walls_grown_long(reading, profile, axis)
         _open_walls_through_towers(reading, profile)
+        _long_walls_over_the_box(reading, profile)
 
 
 def _walls_behind_keeps_left(reading: PhotoReading, profile: PieceProfile) -> None:
@@ -270,6 +277,34 @@ def _open_walls_through_towers(reading: PhotoReading, profile: PieceProfile) -> 
                              f"{b.y:.0f}) mm (walls only join towers): read as the {walls[index].kind} wall to it "
                              f"— check it")
     reading.board = board_of(reading)
+
+
+def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> None:
+    """While the reading has more long walls than the boxes in play hold, the long wall whose middle shows the
+    table widest across most of its width (`middle_gap_mm`, MIN_MIDDLE_GAP_MM at least) read as the two open short
+    walls meeting there that it is, where the board then breaks fewer rules; named in the notes."""
+    if reading.board is None or reading.wall_solid is None or reading.region is None:
+        return
+    dims = profile.dimensions
+    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
+        gaps = [(middle_gap_mm(reading.wall_solid, reading.region, reading.towers[w.start].position,
+                               reading.towers[w.end].position, dims), i)
+                for i, w in enumerate(reading.walls) if w.kind == "long" and w.end is not None and not w.inferred]
+        gap, index = max(gaps, default=(0.0, -1))
+        if gap < MIN_MIDDLE_GAP_MM:
+            return
+        broken, before, wall = rules_broken(score_board(board_of(reading), dims)), reading.walls, reading.walls[index]
+        a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
+        middle = tuple(float(v) for v in (a + b) / 2)
+        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
+            WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
+        if rules_broken(score_board(board_of(reading), dims)) >= broken:
+            reading.walls = before
+            return
+        reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm, over the box's count "
+                             f"of long walls, shows the table {gap:.0f} mm across its middle: read as two open short "
+                             f"walls meeting at a tower's gap")
+        reading.board = board_of(reading)
 
 
 def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,

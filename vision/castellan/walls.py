@@ -129,14 +129,27 @@ def _steps(start: float, stop: float) -> np.ndarray:
     return np.arange(start, stop, STEP_MM)
 
 
-def _profile(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float) -> np.ndarray:
-    """Solid or not along a ray, 1 mm steps (`_steps`), tolerant of ±2 mm sideways misalignment."""
+def _profile(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float,
+             least_rays: int = 1) -> np.ndarray:
+    """Solid or not along a ray, 1 mm steps (`_steps`), tolerant of ±2 mm sideways misalignment: solid where at
+    least `least_rays` of three parallel rays are."""
     dist = _steps(start, stop)
     normal = np.array([-direction[1], direction[0]])
     # Three parallel rays (2 mm either side and the middle), sampled in one go.
     along = np.asarray(origin) + np.outer(dist, direction)
     pts = along[None, :, :] + SIDE_OFFSETS_MM[:, None, None] * normal
-    return region.sample(solid, pts).astype(bool).any(axis=0)
+    return region.sample(solid, pts).astype(bool).sum(axis=0) >= least_rays
+
+
+def middle_gap_mm(solid: np.ndarray, region: Region, a, b, dims: PieceDimensions) -> float:
+    """The longest stretch (mm) in the middle third of the run between two tower centres `a` and `b` where the
+    solid spans less than two of its three rays. A tilted camera sees a wall's end lean across a gap as a thin
+    sliver crossing each ray at a different step, which `_profile`'s any-ray tolerance takes for a wall all the way
+    (fresh 13900-029: two open short walls meeting at a gap, 1 mm of it seen empty on any ray, 6 mm on most)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    span = float(np.linalg.norm(b - a))
+    r = dims.tower_radius
+    return _gap_in_middle(_profile(solid, region, a, (b - a) / max(span, 1e-9), r + 2, span - r - 2, least_rays=2))
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
