@@ -492,16 +492,23 @@ def test_an_open_short_wall_is_read_on_as_a_long_one_where_the_box_holds_no_furt
     assert any("read on across a break as an open long wall" in note for note in reading.notes)
 
 
+def _scores_right_with_note(name: str, note: str) -> dict:
+    """Reads a photo of tests/data: its scores are the truth's and its notes say `note`; the piece counts."""
+    photo = HERE / "data" / name
+    counts, reading = _read_against_truth(photo)
+    truth = json.loads(photo.with_suffix(".truth.json").read_text())["report"]["scores"]
+    assert score_board(reading.board).scores == truth
+    assert any(note in text for text in reading.notes)
+    return counts
+
+
 def test_a_tower_hidden_where_a_wall_ends_across_a_long_walls_middle_is_inferred():
     """Fresh 13800-016 (37° tilt, striped table): a tower behind a blue double keep leaning over it; its two short
     walls were read as one long wall and its third wall as open, ending at that wall's middle: two courtyards were
     scored as one (blue 9, red 16 for 17 and 18). The tower is inferred there (walls only join towers) and listed."""
-    photo = HERE / "data" / "tower-behind-a-keep-at-a-tee.jpg"
-    counts, reading = _read_against_truth(photo)
-    truth = json.loads(photo.with_suffix(".truth.json").read_text())["report"]["scores"]
-    assert score_board(reading.board).scores == truth
+    counts = _scores_right_with_note("tower-behind-a-keep-at-a-tee.jpg",
+                                     "where a wall ends across the middle of a long wall")
     assert counts["tower"]["fn"] == 0 and counts["short"]["fn"] == 0
-    assert any("where a wall ends across the middle of a long wall" in note for note in reading.notes)
 
 
 def test_two_open_short_walls_at_a_gap_a_sliver_bridges_are_not_read_as_a_long_wall_over_the_box():
@@ -509,9 +516,6 @@ def test_two_open_short_walls_at_a_gap_a_sliver_bridges_are_not_read_as_a_long_w
     reaching across it as a thin sliver; read as one long wall, the 53rd where two boxes hold 52, and red lost a
     courtyard (9 for 11). The long wall whose middle shows the table across most of its width is read as the two
     open short walls it is."""
-    photo = HERE / "data" / "open-short-walls-at-a-gap-bridged-by-a-sliver.jpg"
-    counts, reading = _read_against_truth(photo)
-    truth = json.loads(photo.with_suffix(".truth.json").read_text())["report"]["scores"]
-    assert score_board(reading.board).scores == truth
+    counts = _scores_right_with_note("open-short-walls-at-a-gap-bridged-by-a-sliver.jpg",
+                                     "read as two open short walls meeting at a tower's gap")
     assert counts["long"]["fp"] == 0 and counts["short"]["fn"] == 0
-    assert any("read as two open short walls meeting at a tower's gap" in note for note in reading.notes)
