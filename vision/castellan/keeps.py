@@ -180,8 +180,8 @@ def _widened_by_blur(plane: np.ndarray, side_px: float, reach_px: int, tables: C
     widened would bury a far castle's thin walls (sample 002: a green chevron table). Such bodies of the table's
     own keep colours (labels `tables`) are marked (label + KEEP_BODY_MARK): keeps, not the table, wherever they
     stand (see `KeepPlanes.in_front`). Worked out blob by blob, over each one's window."""
-    count, blobs, stats, _ = cv2.connectedComponentsWithStats((plane > 0).astype(np.uint8), connectivity=8)
     out = plane.copy()
+    count, blobs, stats = _labelled_in_window(plane > 0)
     for blob in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[blob])
         if not _keep_shaped(w, h, area, side_px):
@@ -192,6 +192,21 @@ def _widened_by_blur(plane: np.ndarray, side_px: float, reach_px: int, tables: C
         widened = cv2.dilate(body, disc(reach_px))
         out[y0:y1, x0:x1] = np.where(widened > 0, widened, out[y0:y1, x0:x1])
     return out
+
+
+def _labelled_in_window(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """`cv2.connectedComponentsWithStats` of a sparse mask (8-connected): the label count, the labels and the
+    stats (x, y, w, h, area, in the mask's own pixels), labelling only the window holding the mask's pixels
+    (keep colours are sparse; labelling a whole region took ~10 ms, a fifth of a patterned table's reading)."""
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    labels = np.zeros(mask.shape, np.int32)
+    if w == 0 or h == 0:
+        return 1, labels, np.zeros((1, 5), np.int32)
+    count, labels[y:y + h, x:x + w], stats, _ = cv2.connectedComponentsWithStats(
+        mask[y:y + h, x:x + w].astype(np.uint8), connectivity=8)
+    stats[1:, 0] += x
+    stats[1:, 1] += y
+    return count, labels, stats
 
 
 def _keep_shaped(width: int, height: int, area: int, side_px: float) -> bool:
