@@ -1886,3 +1886,21 @@ def test_a_gap_a_sliver_crosses_diagonally_shows_in_the_middle_of_a_run_but_a_wa
     assert middle_gap_mm(bridged, REGION, a, b, DIMS) >= 5
     assert middle_gap_mm(solid(3.0, sliver=False), REGION, a, b, DIMS) < 5  # a merlon's 3 mm shade
     assert middle_gap_mm(solid(0.0, sliver=False), REGION, a, b, DIMS) == 0
+
+
+def test_labelling_a_sparse_mask_in_its_window_gives_the_whole_masks_labels():
+    """`_labelled_in_window` labels only the window holding the mask's pixels: the same labels and stats as OpenCV's
+    labelling of the whole mask (blob order is row-major either way), and nothing on an empty mask."""
+    from tablesight.vision.castellan.keeps import _labelled_in_window
+
+    mask = np.zeros((300, 400), bool)
+    mask[120:140, 200:230] = True
+    mask[150:152, 100:180] = True
+    mask[200:260, 350:360] = True
+    count, labels, stats = _labelled_in_window(mask)
+    whole = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    assert count == whole[0] == 4
+    assert np.array_equal(labels, whole[1])
+    assert np.array_equal(stats[1:], whole[2][1:])
+    count, labels, _ = _labelled_in_window(np.zeros((50, 60), bool))
+    assert count == 1 and not labels.any()
