@@ -617,9 +617,8 @@ def _focal_freed(default: Lens, table: np.ndarray, pixels: np.ndarray) -> tuple[
     if freed is None or not _plausible_k1(freed) or freed.distortion[0] < _unfolding_k1(freed) \
             or not plausible_focal(float(freed.matrix[0, 0]), default.image_size):
         return default, "default"
-    def misfit(lens: Lens) -> float:
-        return _reprojection_px(solve_pose(lens, table, pixels), table, pixels)
-    return (freed, "card") if FREED_FOCAL_GAIN * misfit(freed) <= misfit(default) else (default, "default")
+    closer = FREED_FOCAL_GAIN * _card_misfit(freed, table, pixels) <= _card_misfit(default, table, pixels)
+    return (freed, "card") if closer else (default, "default")
 
 
 def _card_focal_or_default(lens: Lens, source: str, size: tuple[int, int], focal_35mm: float | None,
@@ -631,11 +630,14 @@ def _card_focal_or_default(lens: Lens, source: str, size: tuple[int, int], focal
     k1 fitted, 0.17 px off, which the castle's walls then correct)."""
     default = _distortion_from_card(Lens.pinhole(default_focal(size, focal_35mm), size), table, pixels,
                                     fix_focal=True)
-    def misfit(candidate: Lens) -> float:
-        return _reprojection_px(solve_pose(candidate, table, pixels), table, pixels)
-    if FREED_FOCAL_GAIN * misfit(default) <= misfit(lens):
+    if FREED_FOCAL_GAIN * _card_misfit(default, table, pixels) <= _card_misfit(lens, table, pixels):
         return default, "exif" if focal_35mm else "default"
     return lens, source
+
+
+def _card_misfit(lens: Lens, table: np.ndarray, pixels: np.ndarray) -> float:
+    """How far (median px) the card's points lie from their projections through `lens`, its pose solved."""
+    return _reprojection_px(solve_pose(lens, table, pixels), table, pixels)
 
 
 def _plausible_k1(lens: Lens) -> bool:
