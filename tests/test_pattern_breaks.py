@@ -33,3 +33,28 @@ def test_a_keep_of_the_tables_colour_breaks_the_grid_and_the_grid_does_not():
     breaks = pattern_breaks(lab, np.ones(lab.shape[:2], bool), [np.array([PITCH, 0.0]), np.array([0.0, PITCH])], 17)
     assert breaks[178, 222] > 10
     assert breaks[60:120, 60:120].max() < 2  # the grid alone, far from the keep
+
+
+def _wide_check_under_a_lamp() -> np.ndarray:
+    """A red and deep red check of 75 mm squares (at 1 px/mm) turned 17°, its edges soft, lit by a lamp whose
+    light falls off across the table."""
+    yy, xx = np.mgrid[0:700, 0:700].astype(np.float32)
+    turn = np.radians(17.0)
+    u, v = xx * np.cos(turn) + yy * np.sin(turn), -xx * np.sin(turn) + yy * np.cos(turn)
+    check = ((np.floor(u / 75) + np.floor(v / 75)) % 2).astype(bool)
+    bgr = np.where(check[..., None], np.float32([40, 30, 230]), np.float32([70, 40, 150]))
+    bgr = cv2.GaussianBlur(bgr, (0, 0), 2.0)
+    fall_off = 1.0 - 0.35 * np.hypot(xx - 150, yy - 100) / 700
+    return cv2.cvtColor(np.clip(bgr * fall_off[..., None] / 255, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
+
+
+def test_a_check_of_squares_wider_than_a_keep_under_a_lamp_has_its_period_to_a_millimetre():
+    """Fresh 14000-012: such a check looks a few mm away more like itself than a period away under the lamp's
+    fall-off; it is still a pattern (its period repeats it far better than most shifts do), and its period is
+    where the difference is least, not a shift beside it nearly as good as the best to the check's typical."""
+    lab = _wide_check_under_a_lamp()
+    periods = table_periods(lab, np.ones(lab.shape[:2], bool), 1.0)
+    assert len(periods) == 2
+    for period in periods:
+        length = float(np.hypot(*period))
+        assert min(abs(length - 150), abs(length - 75 * np.sqrt(2))) < 1.0

@@ -141,14 +141,14 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
             continue
         typical = _lit_median(lab[table])
         lit_here = lit & (_not_shade(patch, patch_hue, typical) | detached)
-        keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical, lit_here), usable & mask, level,
+        keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical), lit_here, usable & mask, level,
                         texture, side_px, by_pattern=False)
         if keep is None:
             if breaks is None:
                 breaks = _pattern_break_scores(lab, seen, seen & ~in_courtyards, outside, lit, side_px,
                                                region.px_per_mm)
             scores, break_texture = breaks
-            keep = _keep_in(image, region, np.where(lit_here, scores, 0.0), usable & mask,
+            keep = _keep_in(image, region, scores, lit_here, usable & mask,
                             max(MIN_CONTRAST, TEXTURE_FACTOR * break_texture), break_texture, side_px,
                             by_pattern=True)
         if keep is not None:
@@ -179,13 +179,16 @@ def _level(contrast: np.ndarray, lit: np.ndarray, outside: np.ndarray) -> tuple[
     return max(MIN_CONTRAST, TEXTURE_FACTOR * texture), texture
 
 
-def _keep_in(image: np.ndarray, region: Region, scores: np.ndarray, where: np.ndarray, level: float, texture: float,
-             side_px: float, by_pattern: bool) -> CourtyardKeep | None:
-    """The keep of a keep colour at the patch scoring most among `where`, if it reaches `level`."""
+def _keep_in(image: np.ndarray, region: Region, hill: np.ndarray, lit: np.ndarray, where: np.ndarray, level: float,
+             texture: float, side_px: float, by_pattern: bool) -> CourtyardKeep | None:
+    """The keep of a keep colour at the `lit` patch among `where` scoring most (`hill`), if it reaches `level`. It is
+    placed by the whole hill of scores, shade and all: a keep's faces turned from the light pass for shade, and its
+    lit part alone lies to one side of it."""
+    scores = np.where(lit, hill, 0.0)
     candidate = _most_distinct(scores, where)
     if candidate is None or scores[candidate] < level:
         return None
-    centre = _centre_of(scores, candidate, level, side_px)
+    centre = _centre_of(hill, candidate, level, side_px)
     blob = _keep_blob(image, scores, centre, side_px)
     if blob is not None:
         colour, centre = blob
@@ -201,24 +204,24 @@ def _keep_in(image: np.ndarray, region: Region, scores: np.ndarray, where: np.nd
 
 def _pattern_break_scores(lab: np.ndarray, seen: np.ndarray, table_outside: np.ndarray, outside: np.ndarray,
                           lit: np.ndarray, side_px: float, px_per_mm: float) -> tuple[np.ndarray, float]:
-    """How far each patch breaks the table's pattern (`pattern_breaks`; 0 where it is shade or no copy shows),
-    and the same measure's TEXTURE_PERCENTILE over the table outside the courtyards."""
+    """How far each patch breaks the table's pattern (`pattern_breaks`; 0 where no copy shows), and the same
+    measure's TEXTURE_PERCENTILE over the table outside the courtyards, out of shade (`lit`)."""
     periods = table_periods(lab, table_outside, px_per_mm)
     if not periods:  # no pattern to break: nothing scores, and no level is reached
         return np.zeros(seen.shape), np.inf
     breaks = pattern_breaks(lab, seen, periods, int(round(PATCH_SIDES * side_px)) | 1)
-    scores = np.where(np.isfinite(breaks) & lit, breaks, 0.0)
+    scores = np.where(np.isfinite(breaks), breaks, 0.0)
     known = outside & np.isfinite(breaks)
     if not known.any():
         return scores, np.inf
-    return scores, float(np.percentile(scores[known], TEXTURE_PERCENTILE))
+    return scores, float(np.percentile(np.where(lit, scores, 0.0)[known], TEXTURE_PERCENTILE))
 
 
-def _courtyard_scores(contrast: np.ndarray, patch: np.ndarray, typical: np.ndarray, lit: np.ndarray) -> np.ndarray:
+def _courtyard_scores(contrast: np.ndarray, patch: np.ndarray, typical: np.ndarray) -> np.ndarray:
     """How far each patch stands out in a courtyard whose table's typical colour is `typical` (Lab): from the
     square around it (`contrast`) and from that colour both (a patch of plain table beside a shadow or a dark
-    piece stands out from its square, not from the courtyard); 0 where it is not `lit` (as a shadow is)."""
-    return np.where(lit, np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1)), 0.0)
+    piece stands out from its square, not from the courtyard)."""
+    return np.minimum(contrast, np.linalg.norm(patch - typical, axis=-1))
 
 
 def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray], height: float,
