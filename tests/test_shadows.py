@@ -6,7 +6,12 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import NOMINAL_PROFILE as PROFILE
-from tablesight.vision.castellan.double_keeps import decide_doubles
+from tablesight.vision.castellan.double_keeps import (
+    SHADOW_OUTLIER_SHARE,
+    _double_evidence,
+    _shadow_outlier_share,
+    decide_doubles,
+)
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.shadows import (
     _band,
@@ -106,6 +111,23 @@ def test_a_keeps_shadow_weighs_in_where_its_lean_cannot_but_one_odd_shadow_decid
     # A shadow far darker than any double's is as likely another shadow: it cannot outweigh a clear lean.
     clear_single = decide_doubles([keep(4.0, lean=0.0, span=20.0)])[0]
     assert not clear_single.double and clear_single.double_certain
+
+
+def test_where_a_photos_single_keeps_often_read_shaded_a_lit_shadow_says_less_of_a_keeps_height():
+    def keep(shadow, colour):
+        return KeepReading(colour, 0.0, 0.0, False, False, None, shadow_share=shadow, shadow_noise=0.3)
+
+    def photo(singles):  # each colour: one keep shaded as a double's shadow would, and its singles
+        return [keep(share, colour) for colour in ("red", "yellow", "green") for share in [1.0, *singles]]
+
+    clean = photo([0.0, 0.05, 0.1, 0.0, 0.1])
+    misleading = photo([0.9, 0.0, 1.0, 0.05, 0.8])  # two singles of each colour shaded: C8 allows one double
+    assert _shadow_outlier_share(clean) == SHADOW_OUTLIER_SHARE
+    assert _shadow_outlier_share(misleading) > SHADOW_OUTLIER_SHARE
+    lit = keep(0.15, "blue")
+    against_double = _double_evidence(lit, shadow_outliers=_shadow_outlier_share(clean))
+    assert against_double < 0
+    assert against_double < _double_evidence(lit, shadow_outliers=_shadow_outlier_share(misleading)) < 0
 
 
 def test_under_a_high_light_a_keeps_turn_tells_where_only_a_doubles_shadow_falls():

@@ -28,6 +28,14 @@ DOUBLED_CLAIM_SHARE = 1 / 3
 # A shadow's reach is misleading about one time in seven (measured on the samples: another piece's shadow
 # or a table's pattern where the light was misjudged); such a measure is then anywhere in about two shares.
 SHADOW_OUTLIER_SHARE, SHADOW_OUTLIER_DENSITY = 0.15, 0.5
+# Some photos' shadows mislead far more often (a soft sky and a lamp from another side: fresh 13800-015, five of
+# its nineteen single keeps shaded where only a double's shadow would reach, its blue double lit there, called single
+# for certain). C8 says which keeps must be single: all but one of each colour. The share of those, past the
+# likeliest double of each colour, measuring shaded (over SHADOWED_SHARE) tells this photo's outlier share, weighed
+# with SHADOW_OUTLIER_SHARE as if from SHADOW_PRIOR_KEEPS keeps more. On 1,860 keeps of the samples and four fresh
+# sets (13800-14100): wrong calls 20 -> 20, certain and wrong 4 -> 3, keeps in doubt 169 -> 172.
+SHADOWED_SHARE = 0.5
+SHADOW_PRIOR_KEEPS = 20
 # A keep's colour now and then runs into something else of its colour along the lean (a keep beside it,
 # a patch of the table): its lean then measures several gaps beyond a double's, which says nothing of
 # its height. Such a measure is taken to be anywhere within about twenty gaps, one time in twenty.
@@ -98,6 +106,7 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
     decided = list(keeps)
     spread = _lean_noise_scale(keeps)
     by_area = _area_evidence(keeps)
+    shadow_outliers = _shadow_outlier_share(keeps)
     for members in by_colour.values():
         measured = [i for i in members if keeps[i].lean_share is not None or keeps[i].shadow_share is not None
                     or keeps[i].lean_at_least is not None or i in by_area]
@@ -106,7 +115,7 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
         no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
         log_prior_each = math.log((1 - no_double) / len(members))
         scores = {None: math.log(no_double)}
-        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread) + by_area.get(i, 0.0)
+        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread, shadow_outliers) + by_area.get(i, 0.0)
                        for i in measured})
         top = max(scores.values())
         weights = {h: math.exp(s - top) for h, s in scores.items()}
@@ -249,10 +258,25 @@ def _noise_scale(measures: list[tuple[float, float]]) -> float:
     return max(1.0, math.sqrt(float(np.median(np.square(residuals))) / GAUSSIAN_MEDIAN_SQUARE))
 
 
-def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
+def _shadow_outlier_share(keeps: list[KeepReading]) -> float:
+    """How often this photo's shadow measures mislead (at least SHADOW_OUTLIER_SHARE): the share of its keeps
+    that C8 makes single (each colour's measured keeps but the one shaded farthest) measured shaded, shrunk
+    towards SHADOW_OUTLIER_SHARE as if SHADOW_PRIOR_KEEPS keeps more had shown it."""
+    by_colour: dict[str, list[float]] = {}
+    for keep in keeps:
+        if keep.shadow_share is not None:
+            by_colour.setdefault(keep.color, []).append(keep.shadow_share)
+    singles = [share for shares in by_colour.values() for share in sorted(shares)[:-1]]
+    shaded = sum(share > SHADOWED_SHARE for share in singles)
+    share = (shaded + SHADOW_OUTLIER_SHARE * SHADOW_PRIOR_KEEPS) / (len(singles) + SHADOW_PRIOR_KEEPS)
+    return max(SHADOW_OUTLIER_SHARE, share)
+
+
+def _double_evidence(keep: KeepReading, spread: float = 1.0,
+                     shadow_outliers: float = SHADOW_OUTLIER_SHARE) -> float:
     """Log-likelihood ratio double : single of a keep's measured lean (Gaussian noise around each, scaled
     by the photo's `spread`, allowing for a blob that took in something else now and then) and of its
-    shadow's reach (the same, allowing for a misleading measure more often)."""
+    shadow's reach (the same, allowing for a misleading measure more often: `shadow_outliers` of the time)."""
     evidence = 0.0
     if keep.lean_share is not None:
         noise = _lean_noise(keep) * spread
@@ -261,8 +285,7 @@ def _double_evidence(keep: KeepReading, spread: float = 1.0) -> float:
         noise = ALONG_LESS_ACROSS_NOISE_MM / keep.width_span_mm * spread
         evidence += _robust_evidence(keep.width_share, noise, LEAN_OUTLIER_SHARE, LEAN_OUTLIER_DENSITY)
     if keep.shadow_share is not None:
-        evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise, SHADOW_OUTLIER_SHARE,
-                                     SHADOW_OUTLIER_DENSITY)
+        evidence += _robust_evidence(keep.shadow_share, keep.shadow_noise, shadow_outliers, SHADOW_OUTLIER_DENSITY)
     if keep.lean_at_least is not None:
         evidence += _censored_evidence(keep.lean_at_least, _lean_noise(keep) * spread, LEAN_OUTLIER_SHARE)
     return evidence
