@@ -133,3 +133,10 @@ def test_keeps_read_with_hardly_a_tower_say_the_castle_went_unseen():
     assert misread.sentence().startswith("likely misread (do not rely on these scores): only 1 tower(s) read, yet 5")
     alone = reading_trust(PhotoReading(lone, None, towers=tower), score_board(lone), 0)
     assert "keeps stand in courtyards" not in alone.sentence()
+    # Said over the photo's overlay and above the page's scores too, not only in the report's sentence.
+    from tablesight.vision.castellan.annotate import _headline
+
+    assert checked.to_dict()["castle_unseen"] and not alone.to_dict()["castle_unseen"]
+    assert _headline(checked) == "CASTLE HARDLY SEEN: take the photo again"
+    assert _headline(misread) == "LIKELY MISREAD: take the photo again"
+    assert _headline(alone) is None

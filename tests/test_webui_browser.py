@@ -286,6 +286,29 @@ def test_a_long_list_of_warnings_is_shortened_and_a_warning_shows_its_pieces(bro
     page.close()
 
 
+def test_keeps_read_with_hardly_a_tower_say_above_the_scores_that_the_castle_went_unseen(browser, server):
+    """A reading of a tower or two beside keeps is a castle the photo hardly showed (its grey pieces of the table's
+    own shade): the page says so above the scores, as for a reading likely misread. The game's state is the real
+    one, its reading marked so (`Trust.castle_unseen`) on its way to the page reopened, as a photo the reader loses
+    would be."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    _new_game_with_photo(page, server)
+    assert page.locator("#trust").is_hidden()
+
+    def castle_unseen(route):
+        doc = route.fetch().json()
+        doc["state"]["report"]["trust"].update(level="check", castle_unseen=True,
+                                               sentence="check by eye: only 1 tower(s) read, yet 2 keep(s)")
+        route.fulfill(json=doc)
+
+    page.route(re.compile(r".*/api/games/[^/]+$"), castle_unseen)
+    page.reload()
+    page.wait_for_selector(".score-row")
+    assert page.locator("#trust").is_visible()
+    assert page.locator("#trust").inner_text() == "Check by eye: only 1 tower(s) read, yet 2 keep(s)."
+    page.close()
+
+
 def test_an_early_castle_with_no_courtyard_yet_is_shown_as_such(browser, server):
     """Seven towers and no courtyard: the page says so (it used to stop rendering there)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})

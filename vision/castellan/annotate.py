@@ -13,7 +13,7 @@ from tablesight.calibration.pieces import NOMINAL_KEEP_BGR, PieceProfile
 from tablesight.scoring.castellan.report import Report
 from tablesight.vision.castellan.doubts import Doubt
 from tablesight.vision.castellan.reader import PhotoReading
-from tablesight.vision.castellan.trust import reading_trust
+from tablesight.vision.castellan.trust import Trust, reading_trust
 from tablesight.vision.drawing import text_with_outline
 
 WALL_BGR = (255, 255, 0)
@@ -75,7 +75,7 @@ def annotate(image: np.ndarray, reading: PhotoReading, report: Report | None, pr
             cv2.drawMarker(out, _pt(where), WARNING_BGR, cv2.MARKER_TRIANGLE_UP, 18 * scale, 2 * scale)
             cv2.putText(out, warning.rule or "!", _pt(where + [10 * scale, 0]), cv2.FONT_HERSHEY_SIMPLEX,
                         0.5 * scale, WARNING_BGR, scale, cv2.LINE_AA)
-        _legend(out, report, reading_trust(reading, report, 0).level == "misread", scale)
+        _legend(out, report, _headline(reading_trust(reading, report, 0)), scale)
     return out
 
 
@@ -105,9 +105,18 @@ def _beside_labels(where: np.ndarray, labels: list[np.ndarray], scale: int) -> n
     return where
 
 
-def _legend(out: np.ndarray, report: Report, misread: bool, scale: int) -> None:
-    """The scores, the winner and the warnings' count, top left; first, if the reading is likely misread
-    (`trust`), a line in the warnings' red saying not to rely on them."""
+def _headline(trust: Trust) -> str | None:
+    """What the legend says first, in the warnings' red, where the scores are not to be relied on: a reading
+    likely misread, or a castle hardly seen (keeps read with a tower or two: `Trust.castle_unseen`)."""
+    if trust.level == "misread":
+        return "LIKELY MISREAD: take the photo again"
+    if trust.castle_unseen:
+        return "CASTLE HARDLY SEEN: take the photo again"
+    return None
+
+
+def _legend(out: np.ndarray, report: Report, headline: str | None, scale: int) -> None:
+    """The scores, the winner and the warnings' count, top left; first, if given, the `headline` (`_headline`)."""
     lines = [f"{colour}: {score}" for colour, score in sorted(report.scores.items(), key=lambda kv: -kv[1])]
     winner = report.winner
     if winner:
@@ -115,9 +124,8 @@ def _legend(out: np.ndarray, report: Report, misread: bool, scale: int) -> None:
     if report.warnings:
         lines.append(f"{len(report.warnings)} warning(s)")
     y = 30 * scale
-    if misread:
-        text_with_outline(out, "LIKELY MISREAD: take the photo again", (12 * scale, y), 0.8 * scale, scale,
-                          colour=WARNING_BGR)
+    if headline:
+        text_with_outline(out, headline, (12 * scale, y), 0.8 * scale, scale, colour=WARNING_BGR)
         y += 28 * scale
     for line in lines:
         text_with_outline(out, line, (12 * scale, y), 0.8 * scale, scale)

@@ -98,7 +98,8 @@ class Trust:
         return "read cleanly: the board read breaks no rule and leaves no piece in doubt"
 
     def to_dict(self) -> dict:
-        return {"level": self.level, "misread_pieces": self.misread_pieces, "sentence": self.sentence()}
+        return {"level": self.level, "misread_pieces": self.misread_pieces, "castle_unseen": self.castle_unseen,
+                "sentence": self.sentence()}
 
 
 def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:

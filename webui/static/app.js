@@ -205,10 +205,11 @@
   }
 
   function renderTrust(trust) {
-    // A reading breaking the rules at many pieces is more likely misread than the castle illegal: said above
-    // the scores, not among the warnings, so that nobody takes such scores for the game's.
+    // A reading breaking the rules at many pieces is more likely misread than the castle illegal, and keeps read
+    // with a tower or two mean a castle the photo hardly showed: said above the scores, not among the warnings,
+    // so that nobody takes such scores for the game's.
     const box = $("trust");
-    box.hidden = !(trust && trust.level === "misread");
+    box.hidden = !(trust && (trust.level === "misread" || trust.castle_unseen));
     box.textContent = box.hidden ? "" : `${trust.sentence[0].toUpperCase()}${trust.sentence.slice(1)}.`;
   }
 
