@@ -270,6 +270,23 @@ def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_the
     assert on_table[100, 191] == 0  # the courtyard (~4,000 mm² of table)
 
 
+def test_a_glint_in_a_towers_top_is_filled_but_a_keep_or_a_courtyard_in_the_grey_is_not():
+    from tablesight.vision.castellan.carving import glints_filled
+
+    grey = np.zeros((120, 300), np.uint8)
+    cv2.circle(grey, (40, 60), 12, 255, -1)
+    cv2.ellipse(grey, (40, 60), (8, 4), 0, 0, 360, 0, -1)  # its lit middle as pale as the table: ~100 mm²
+    cv2.rectangle(grey, (100, 40), (140, 80), 255, 6)  # a courtyard, ~1,100 mm² of table seen in it
+    cv2.rectangle(grey, (200, 40), (230, 70), 255, -1)
+    grey[50:60, 210:220] = 0  # a keep's top seen through the grey around it
+    keeps = np.zeros(grey.shape, bool)
+    keeps[50:60, 210:220] = True
+    filled = glints_filled(grey, keeps, mm_per_pixel=1.0)
+    assert filled[60, 40] == 255
+    assert filled[60, 120] == 0 and filled[55, 215] == 0
+    assert grey[60, 40] == 0  # the mask given is left as it was
+
+
 def test_a_small_looking_hole_holding_a_keep_is_a_courtyard_not_a_tower_top():
     from tablesight.vision.castellan.carving import MIN_LIT_KEEP_MM2, solid_outlines
 

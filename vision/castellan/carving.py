@@ -64,6 +64,9 @@ PINHOLE_MM2 = 60.0  # enclosed holes smaller than this in a carved solid are fil
 MERLON_GAP_MM = 4.0  # parts of the castle's grey closer than this to it belong to it
 # Holes filled in outlined pieces: a tower's top (~450 mm²) is, a courtyard (over 2,500 mm²) is not.
 MAX_FILLED_HOLE_MM2 = 1000.0
+# A hole in grey plastic this small is a glint or the table's shade on a piece's top, not table: a quarter of a
+# tower's top (452 mm²); a keep's top (484 mm²), let alone a courtyard, is far bigger.
+GLINT_MM2 = 113.0
 MIN_LIT_KEEP_MM2 = 100.0  # a keep's lit top is about 480 mm²: less is a speck, not a keep with shaded sides
 # A keep on a table of its colour in part is told by its step from the table around (`distinct_from_table`),
 # as is a corner of the pattern's square seen between walls: only most of a keep's top is taken for one.
@@ -170,6 +173,15 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
         grey, keep_masks_here = solid_keeps(grey, keep_masks_here, keep_side_mm / mm_per_pixel, tables_colours)
     classes = PixelClasses(grey, keep_masks_here)
     return classes if window is None else _placed(classes, window, source.shape[:2])
+
+
+def glints_filled(grey: np.ndarray, keeps: np.ndarray, mm_per_pixel: float) -> np.ndarray:
+    """The grey mask (uint8) with its enclosed holes smaller than GLINT_MM2 filled, but for a keep's colour in them
+    (`keeps`, bool): a tower's top lit to the table's own shade in its middle, its rim grey all round, is still a
+    tower's top (fresh 13800-023: a pale tower on a cream table, its top a ring, the tower at a wall's open end
+    missed)."""
+    filled = filled_holes(grey > 0, GLINT_MM2 / mm_per_pixel ** 2) & ~keeps
+    return np.where(filled, 255, grey).astype(np.uint8)
 
 
 def _grey_by_colour(view: TableView, source: np.ndarray, window: tuple[int, int, int, int] | None,

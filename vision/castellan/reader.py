@@ -27,6 +27,7 @@ from tablesight.vision.castellan.carving import (
     carve_past_keeps,
     castle_region,
     classify_pixels,
+    glints_filled,
     keep_coloured,
     keep_colours_of_the_table,
     keeps_apart,
@@ -537,6 +538,11 @@ class CastellanReader:
             self._read_walls(solid, region, planes, reading, lean_removed)
             if lean_removed:  # without the card's pose a tower's footprint is not round enough to tell
                 self._add_towers_at_open_ends(tower_solid, solid, region, planes, reading)
+                if any(wall.end is None for wall in reading.walls):
+                    # A tower's top may show as a ring, its middle as pale as the table: seen whole once filled.
+                    grey = glints_filled(classes.grey, keep_coloured(classes), view.card.mm_per_pixel())
+                    self._add_towers_at_open_ends(carve(view, grey, tops, region) & ~card, solid, region, planes,
+                                                  reading)
         return planes, solid
 
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
