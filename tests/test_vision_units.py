@@ -281,7 +281,7 @@ def test_a_glint_in_a_towers_top_is_filled_but_a_keep_or_a_courtyard_in_the_grey
     grey[50:60, 210:220] = 0  # a keep's top seen through the grey around it
     keeps = np.zeros(grey.shape, bool)
     keeps[50:60, 210:220] = True
-    filled = glints_filled(grey, keeps, mm_per_pixel=1.0)
+    filled = glints_filled(grey, keeps, to_table=lambda pixels: pixels * 1.0)  # 1 mm a pixel
     assert filled[60, 40] == 255
     assert filled[60, 120] == 0 and filled[55, 215] == 0
     assert grey[60, 40] == 0  # the mask given is left as it was

@@ -23,7 +23,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.castellan.solid_keeps import solid_keeps
 from tablesight.vision.local_contrast import distinct_from_table
-from tablesight.vision.mask_holes import filled_holes
+from tablesight.vision.mask_holes import filled_holes, hole_pixels
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
 from tablesight.vision.segmentation import (
     DEEP_SHADE_STOPS,
@@ -175,13 +175,30 @@ def classify_pixels(view: TableView, table: TableModel, photo: np.ndarray | None
     return classes if window is None else _placed(classes, window, source.shape[:2])
 
 
-def glints_filled(grey: np.ndarray, keeps: np.ndarray, mm_per_pixel: float) -> np.ndarray:
-    """The grey mask (uint8) with its enclosed holes smaller than GLINT_MM2 filled, but for a keep's colour in them
-    (`keeps`, bool): a tower's top lit to the table's own shade in its middle, its rim grey all round, is still a
-    tower's top (fresh 13800-023: a pale tower on a cream table, its top a ring, the tower at a wall's open end
-    missed)."""
-    filled = filled_holes(grey > 0, GLINT_MM2 / mm_per_pixel ** 2) & ~keeps
-    return np.where(filled, 255, grey).astype(np.uint8)
+def glints_filled(grey: np.ndarray, keeps: np.ndarray, to_table: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The grey mask (uint8) with its enclosed holes under GLINT_MM2 on the table (`to_table`: pixels → table mm)
+    filled, but for a keep's colour in them (`keeps`, bool): a tower's top lit to the table's own shade in its
+    middle, its rim grey all round, is still a tower's top (fresh 13800-023: a pale tower on a cream table, its top
+    a ring, the tower at a wall's open end missed). Measured on the table, not at the card's scale: a castle a
+    metre beyond the card is seen at a fraction of it, and there a courtyard's corner looks no bigger."""
+    contours, hierarchy = cv2.findContours((grey > 0).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return grey
+
+    def area_mm2(contour: np.ndarray) -> float:  # the hole's own pixels, at the table's scale around it
+        pixels = max(cv2.contourArea(contour), 1.0)
+        on_table = cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
+        return hole_pixels(contour) * on_table / pixels
+
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and area_mm2(c) < GLINT_MM2]
+    filled = np.zeros(grey.shape, np.uint8)
+    cv2.drawContours(filled, holes, -1, 1, cv2.FILLED)
+    return np.where((filled > 0) & ~keeps, 255, grey).astype(np.uint8)
+
+
+def undistorted_to_table(view: TableView) -> Callable[[np.ndarray], np.ndarray]:
+    """Pixels of the view's undistorted image → table mm."""
+    return _pixel_to_table(view, distorted=False)
 
 
 def _grey_by_colour(view: TableView, source: np.ndarray, window: tuple[int, int, int, int] | None,

@@ -33,6 +33,7 @@ from tablesight.vision.castellan.carving import (
     keeps_apart,
     table_seen_by,
     undistorted_classes,
+    undistorted_to_table,
 )
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.double_keeps import decide_doubles
@@ -112,6 +113,9 @@ SMALL_KEEP_AREA_SHARE = 0.7
 # to the towers another look lost (of 320 generated photos' first readings whose towers were taken back: 0.06-0.13
 # where all were right, 0.6 where one was its reading of the table's texture; two at 0.58 and 1.3 gained a tower).
 MAX_WITNESS_MISFITS = 0.25
+# A tower found only once holes in the grey were filled (`carving.glints_filled`) has this much of its top filled in:
+# the hole in its middle (fresh 13800-023), not specks along the walls around it.
+MIN_GLINT_IN_TOP_MM2 = 56.0  # half the largest hole filled (GLINT_MM2)
 
 
 class CastellanReader:
@@ -540,9 +544,9 @@ class CastellanReader:
                 self._add_towers_at_open_ends(tower_solid, solid, region, planes, reading)
                 if any(wall.end is None for wall in reading.walls):
                     # A tower's top may show as a ring, its middle as pale as the table: seen whole once filled.
-                    grey = glints_filled(classes.grey, keep_coloured(classes), view.card.mm_per_pixel())
-                    self._add_towers_at_open_ends(carve(view, grey, tops, region) & ~card, solid, region, planes,
-                                                  reading)
+                    grey = glints_filled(classes.grey, keep_coloured(classes), undistorted_to_table(view))
+                    filled = carve(view, grey, tops, region) & ~card
+                    self._add_towers_at_open_ends(filled, solid, region, planes, reading, filled & ~tower_solid)
         return planes, solid
 
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,
@@ -789,15 +793,20 @@ class CastellanReader:
         self._join_towers(new, wall_solid, region, planes, reading)
 
     def _add_towers_at_open_ends(self, tower_solid: np.ndarray, wall_solid: np.ndarray, region: Region,
-                                 planes: KeepPlanes, reading: PhotoReading) -> None:
+                                 planes: KeepPlanes, reading: PhotoReading, filled: np.ndarray | None = None) -> None:
         """Towers where open walls end that are as wide as a tower but stand out less from the walls
-        around them than `find_towers` asks (see `towers_at_open_ends`)."""
+        around them than `find_towers` asks (see `towers_at_open_ends`). `filled` (over the region): where the
+        tower solid was filled in (`carving.glints_filled`), if it was: then only towers whose top holds
+        MIN_GLINT_IN_TOP_MM2 of it."""
         dims = self.profile.dimensions
         open_walls = [i for i, w in enumerate(reading.walls) if w.end is None]
         points = [np.array(reading.walls[i].open_point) for i in open_walls]
         meet = meeting_distance(dims)
         new = []
         for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers):
+            if filled is not None and _area_within(filled, region, tower.position, dims.tower_radius) \
+                    < MIN_GLINT_IN_TOP_MM2:
+                continue
             ending = tuple(i for i, p in zip(open_walls, points, strict=True)
                            if np.hypot(*(p - tower.position)) < meet)
             new.append((tower, ending))
@@ -851,6 +860,14 @@ class CastellanReader:
         """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
         return rules_broken(score_board(board_of(reading), self.profile.dimensions))
 
+
+
+def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:
+    """The mm² of `mask` (bool, over `region`) within `radius_mm` of `centre` (mm)."""
+    x, y = region.to_pixels(np.array(centre))
+    rows, cols = np.ogrid[:mask.shape[0], :mask.shape[1]]
+    disc = (cols - x) ** 2 + (rows - y) ** 2 <= (radius_mm * region.px_per_mm) ** 2
+    return float(np.count_nonzero(mask & disc)) / region.px_per_mm ** 2
 
 
 def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, first: Standing) -> bool:
