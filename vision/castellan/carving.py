@@ -186,9 +186,7 @@ def glints_filled(grey: np.ndarray, keeps: np.ndarray, to_table: Callable[[np.nd
         return grey
 
     def area_mm2(contour: np.ndarray) -> float:  # the hole's own pixels, at the table's scale around it
-        pixels = max(cv2.contourArea(contour), 1.0)
-        on_table = cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
-        return hole_pixels(contour) * on_table / pixels
+        return hole_pixels(contour) * _contour_on_table(contour, to_table) / max(cv2.contourArea(contour), 1.0)
 
     holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and area_mm2(c) < GLINT_MM2]
     filled = np.zeros(grey.shape, np.uint8)
@@ -516,13 +514,18 @@ def solid_outlines(grey: np.ndarray, mm_per_pixel: float, gap_mm: float,
             return pixels * mm_per_pixel
 
     def hole_area(contour: np.ndarray) -> float:
-        return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
+        return _contour_on_table(contour, to_table)
 
     holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and hole_area(c) < MAX_FILLED_HOLE_MM2]
     if keeps is not None:
         holes = [c for c in holes if _keep_held(c, keeps, hole_area(c)) < MIN_LIT_KEEP_MM2]
     cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
     return closed
+
+
+def _contour_on_table(contour: np.ndarray, to_table: Callable[[np.ndarray], np.ndarray]) -> float:
+    """The area (mm²) a contour of pixels encloses once mapped onto the table (`to_table`: pixels → table mm)."""
+    return cv2.contourArea(to_table(contour.reshape(-1, 2).astype(np.float64)).astype(np.float32))
 
 
 def _keep_held(hole: np.ndarray, keeps: np.ndarray, hole_mm2: float) -> float:

@@ -863,11 +863,14 @@ class CastellanReader:
 
 
 def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:
-    """The mm² of `mask` (bool, over `region`) within `radius_mm` of `centre` (mm)."""
+    """The mm² of `mask` (bool, over `region`) within `radius_mm` of `centre` (mm); only the disc's window is read."""
     x, y = region.to_pixels(np.array(centre))
-    rows, cols = np.ogrid[:mask.shape[0], :mask.shape[1]]
-    disc = (cols - x) ** 2 + (rows - y) ** 2 <= (radius_mm * region.px_per_mm) ** 2
-    return float(np.count_nonzero(mask & disc)) / region.px_per_mm ** 2
+    radius = radius_mm * region.px_per_mm
+    x0, y0 = max(0, int(x - radius)), max(0, int(y - radius))
+    window = mask[y0:max(0, int(y + radius) + 2), x0:max(0, int(x + radius) + 2)]
+    rows, cols = np.ogrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
+    disc = (cols - x) ** 2 + (rows - y) ** 2 <= radius ** 2
+    return float(np.count_nonzero(window & disc)) / region.px_per_mm ** 2
 
 
 def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, first: Standing) -> bool:
