@@ -253,6 +253,26 @@ def test_a_keep_whose_lean_is_halfway_is_told_double_by_the_area_it_carves_in_a_
     assert [k.double for k in decided] == [False, False, True, False, False, False, False]
 
 
+def test_in_a_steep_view_a_single_leaning_as_far_as_the_double_is_told_from_it_by_the_area_it_carves():
+    """Fresh 14000-003 (31°, wood), its keeps as measured: two red keeps 45 mm apart lean about as far (1.49 and
+    1.58 of a 33-35 mm single-double gap, the single's blob joined by its neighbour's colour); the double carves
+    3.7 of a keep's side squared, the single 1.4, as the third red keep does. The area was weighed only under a
+    20 mm gap, and the single was called double."""
+    from tablesight.vision.castellan.double_keeps import decide_doubles
+    from tablesight.vision.castellan.keeps import KeepReading
+
+    def keep(colour, x, y, lean, span, width, width_span, area):
+        return KeepReading(colour, x, y, False, False, None, lean, span, width_share=width, width_span_mm=width_span,
+                           area_share=area, lean_direction=(0.96, 0.28))
+
+    keeps = [keep("red", 494, -116, -0.06, 23.9, 0.10, 19.2, 1.22),
+             keep("red", 711, -21, 1.49, 35.3, 1.02, 28.5, 1.41),
+             keep("red", 665, -7, 1.58, 33.4, 1.05, 26.9, 3.66),
+             keep("blue", 444, -41, 0.01, 22.7, 0.21, 18.2, 1.31)]
+    decided = decide_doubles(keeps, {"yellow"})
+    assert [k.double for k in decided] == [False, False, True, False]
+
+
 def test_outlined_tower_tops_are_filled_but_courtyards_are_not_however_small_they_look():
     from tablesight.vision.castellan.carving import solid_outlines
 

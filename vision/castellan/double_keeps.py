@@ -56,11 +56,14 @@ LEAN_SPREAD_BETWEEN_COLOURS_MM = 2.3
 # A double keep's colour carves more table on its body's planes than a single's (its taller sides, and its top
 # leaning farther): over a single's area where it stands, doubles carve AREA_GAIN[0] + AREA_GAIN[1] × the
 # single–double lean gap (mm) more (fitted to 1,830 keeps of six sets; on 2,200 more of the samples and six fresh
-# sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at 10–14, 0.7 at 14–20). Weighed only where that
-# gap is under AREA_MAX_SPAN_MM: farther out the lean says it surely, and the two measures, of one blob, would
-# count twice — unless the lean was not measured (`KeepReading.lean_cut`).
+# sets the doubles' median gain is 0.33 at gaps of 6–8 mm, 0.54 at 10–14, 0.7 at 14–20). Weighed at every gap,
+# beside the lean, though both measure one blob: in a steep view a single's lean is now and then measured as long
+# as a double's (a neighbour's colour or the table joining its blob), and the area tells them apart there (fresh
+# 14000-003: a red single leaning 1.49 of the gap and the double 1.58, their areas 1.41 and 3.66 of a keep's at a
+# 33 mm gap). On 1,860 keeps of the samples and fresh 13800-14100, the doubles' gain measured 0.69 at gaps of
+# 20–30 mm and 0.86 at 30–40 (these figures give 0.61 and 0.76), singles' spread 0.06–0.08; weighed there too,
+# wrong calls 20 -> 17, none new, certain and wrong 3 -> 3 (until session 98 the area was weighed under 20 mm).
 AREA_GAIN = (0.09, 0.03)
-AREA_MAX_SPAN_MM = 20.0
 # Each colour's plastic is told from the table with its own margin (a dark blue's shaded sides fall out of its
 # colour sooner than a yellow's), so a single keep carves a different area in each colour. A keep's area is
 # weighed against a single's of its colour, told from the colour's other keeps (if this one is the double, C8
@@ -96,8 +99,8 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
     game (C8), so the hypotheses are "no double" or "this one keep is the double", "no double" the less
     likely the more keeps the colour has (DOUBLED_CLAIM_SHARE). Each is weighed by
     the keeps' measured leans (how far from a single's and a double's, against the measurement's
-    noise, once the lean the photo's keeps all share is taken off), their shadows' reach and, seen from
-    nearly above, the area they carve (`_area_evidence`); a keep whose posterior is not clear either way
+    noise, once the lean the photo's keeps all share is taken off), their shadows' reach and the area they
+    carve (`_area_evidence`); a keep whose posterior is not clear either way
     is marked uncertain, more readily if of one of the table's own colours (`tables_colours`)."""
     by_colour: dict[str, list[int]] = {}
     for i, k in enumerate(keeps):
@@ -159,16 +162,15 @@ def _without_shared_lean(keeps: list[KeepReading]) -> list[KeepReading]:
 
 
 def _area_evidence(keeps: list[KeepReading]) -> dict[int, float]:
-    """Log-likelihood ratio double : single of the area each keep carves (see AREA_GAIN), for the keeps whose
-    single–double lean gap is under AREA_MAX_SPAN_MM or whose lean was cut short, against a single's area where
-    it stands (`_shrunk_centre`), its noise scaled by how much the photo's areas scatter (`_noise_scale`).
+    """Log-likelihood ratio double : single of the area each keep carves (see AREA_GAIN), against a single's
+    area where it stands (`_shrunk_centre`), its noise scaled by how much the photo's areas scatter (`_noise_scale`).
     Keeps whose area was not measured, or read where the castle needs one (`inferred`), are neither weighed
     nor a reference."""
     seen = [math.log(max(k.area_share, 1e-3)) if k.area_share is not None and not k.inferred else None
             for k in keeps]
     shares = {}  # each keep's area as a share of the single–double gain, and that share's noise
     for i, keep in enumerate(keeps):
-        if seen[i] is None or (keep.lean_span_mm >= AREA_MAX_SPAN_MM and not keep.lean_cut):
+        if seen[i] is None:
             continue
         single = _shrunk_centre(*_around(seen, keeps, i), AREA_SPREAD_IN_COLOUR, AREA_SPREAD_BETWEEN_COLOURS)
         if single is None:
