@@ -1770,9 +1770,11 @@ def test_each_keep_colour_has_its_own_hues_and_colours_no_keep_is_have_none():
 
 
 def test_a_long_wall_split_at_its_tower_keeps_both_halves_whether_it_reached_a_tower_or_ended_open(monkeypatch):
-    import tablesight.vision.castellan.reader as reader_module
+    import tablesight.vision.castellan.inferred_pieces as inferred_module
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.inferred_pieces import PieceInference
     from tablesight.vision.castellan.keeps import KeepPlanes
-    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.reading import PhotoReading
     from tablesight.vision.castellan.towers import TowerReading
     from tablesight.vision.castellan.towers_in_long_walls import TowerInRun
     from tablesight.vision.castellan.walls import WallReading
@@ -1784,9 +1786,9 @@ def test_a_long_wall_split_at_its_tower_keeps_both_halves_whether_it_reached_a_t
     walls = [WallReading("long", 0, 1, None, 1.0), WallReading("long", 2, None, (64.0, 100.0), 1.0)]
     middles = [TowerInRun(TowerReading(0.0, 0.0, 12.0, in_run=True), (0,), 1.0),
                TowerInRun(TowerReading(0.0, 100.0, 12.0, in_run=True), (1,), 1.0)]
-    monkeypatch.setattr(reader_module, "towers_in_long_walls", lambda *args: middles)
+    monkeypatch.setattr(inferred_module, "towers_in_long_walls", lambda *args: middles)
     reading = PhotoReading(None, None, region, towers=list(towers), walls=list(walls))
-    CastellanReader()._split_long_walls_at_towers(None, None, region, planes, nothing, reading)
+    PieceInference(NOMINAL_PROFILE).split_long_walls_at_towers(None, None, region, planes, nothing, reading)
     ends = sorted((w.kind, w.start, w.end) for w in reading.walls)
     # Towers 3 and 4 are the new ones: each run is now two short walls through its tower.
     assert ends == [("short", 0, 3), ("short", 1, 3), ("short", 2, 4), ("short", 4, None)]

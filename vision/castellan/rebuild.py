@@ -79,7 +79,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
 
 
 def _walls_behind_keeps_left(reading: PhotoReading, profile: PieceProfile) -> None:
-    """The walls hidden behind keeps that the rules did not call for (the reader's `_walls_the_rules_need`), each
+    """The walls hidden behind keeps that the rules did not call for (`PieceInference.walls_the_rules_need`), each
     added to the kept reading, named in the notes and listed as a doubt. Neither the photo nor the rules can
     tell: without the wall its courtyard merges with the next, and a courtyard left unclaimed (C5, a claim
     forgotten) reads as legal merged with a claimed one. The castle's build decides: it grows wall by wall,

@@ -185,7 +185,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     """Walls that may stand between two towers a span apart along the castle's axes, not read because
     keeps in front hide most of where their body would be (MOSTLY_HIDDEN; HALF_HIDDEN, the rest seen only in
     glimpses; BESIDE_KEEP_HIDDEN, a keep of `keep_centres` (mm) by its middle): neither seen nor ruled out.
-    Only the rules can tell (see `CastellanReader._walls_the_rules_need`)."""
+    Only the rules can tell (see `PieceInference.walls_the_rules_need`)."""
     keep_centres = np.zeros((0, 2)) if keep_centres is None else np.asarray(keep_centres, float).reshape(-1, 2)
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}

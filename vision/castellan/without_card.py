@@ -118,7 +118,7 @@ class CardlessReader:
         """A first reading without the card seen through the tilt its walls suggest, then looked at again."""
         small, tilted = self._tilted(image, first, focal_35mm, timings)
         reading = self.stages.looked_again(small, focal_35mm, tilted, timings)
-        self.stages.towers_after_the_look(reading)
+        self.stages.inference.towers_after_the_look(reading)
         return reading
 
     def _every_look(self, image: np.ndarray, focal_35mm: float | None, scale: float,
