@@ -80,6 +80,31 @@ def test_the_castle_corrects_the_lens_and_the_tilt_the_card_alone_got_wrong():
     assert max(after) < 1.0
 
 
+def test_a_lens_fit_that_places_the_castle_better_is_kept_though_its_walls_median_misfit_rose():
+    """The card read to 0.05 px through a lens 7 % long (its distortion right), the castle built with a hand's
+    slack (towers 1 mm off their grid): the fit to card and walls brings the tower bases from 0.7 mm to 0.2 mm.
+    It was kept only if the walls' median misfit did not rise by 5 %, and in two photos of ten it rose a little
+    (the slack, not the lens): the fit is now kept by what it minimises, the walls' robust cost (sample 024:
+    bases 4.9 mm off at worst, 0.8 so)."""
+    towers, walls = _castle()
+    half = NOMINAL_PROFILE.tower_height * 0.5
+    bases = TRUE_POSE.project(towers)
+    focal = 1300.0 * 1.07
+    long_lens = Lens(np.array([[focal, 0, 800], [0, focal, 500], [0, 0, 1]]), TRUE_LENS.distortion, SIZE)
+    rng = np.random.default_rng(11)
+    before, after = [], []
+    for _ in range(10):
+        card = _card_seen_through(long_lens, 0.05, rng)
+        built = towers + rng.normal(0, 1.0, towers.shape)
+        seen = TRUE_POSE.project(built, half) + rng.normal(0, 0.5, (len(towers), 2))
+        readings = [TowerReading(*p, DIMS.tower_radius) for p in card.pose.table_point(seen, half)]
+        refined = refine_card_lens(card, readings, walls, NOMINAL_PROFILE)
+        assert refined is not None
+        for c, errors in ((card, before), (refined, after)):
+            errors.append(float(np.median(np.linalg.norm(c.image_to_table(bases) - towers, axis=1))))
+    assert np.median(before) > 0.6 and np.median(after) < 0.3
+
+
 def test_with_a_calibrated_lens_the_castle_corrects_only_the_pose_far_from_a_noisy_card():
     """The true lens known (as with `--camera`), the card's corners found to 1 px: the pose from the card
     alone misplaces the far castle; fitted with its walls, the tower bases land closer, and the lens

@@ -25,7 +25,12 @@ from tablesight.vision.castellan.walls import WallReading
 
 MIN_SPANS = 20  # fewer spans (a small castle) fit a wrong lens as well as the right one
 CARD_ERROR_GROWTH, CARD_ERROR_SLACK_PX = 1.5, 0.3
-MIN_GAIN = 1.05  # the walls must not come out worse (their error has a floor: the towers are read to ~1.5 mm)
+# The walls must not come out worse: their robust cost (`_CastleFit.castle_cost`, what the fit minimises beside the
+# card) must not rise by more than this share. Judged by the walls' median misfit instead (until session 98), a
+# castle's slack let the median rise a little where the lens came much closer, and the card's lens was kept: sample
+# 024 (its focal length 7 % long) 4.9 mm off at worst, 0.8 mm so; the samples and fresh 13800-14100 read the same
+# scores either way (boards +1).
+MIN_GAIN = 1.05
 # How far a card corner is found from where it is, at least: aligned by the card's drawing (`corner_alignment`),
 # 0.02-0.05 px in the samples. At 0.3 px the castle's walls outweighed a card read that well and pulled a lens
 # within 0.1 % of the truth 2-4 % off (ten samples: castle 1.88 mm off median, against 0.49 mm at 0.02 px).
@@ -80,7 +85,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
         pose = CameraPose(card.pose.lens, pose.rvec, pose.tvec)
     card_error = float(np.median(np.linalg.norm(pose.project(card.table_points) - card.image_points, axis=1)))
     card_limit = max(CARD_ERROR_GROWTH * card.reprojection_px, card.reprojection_px + CARD_ERROR_SLACK_PX)
-    if card_error > card_limit or fit.castle_error(solved) > MIN_GAIN * before:
+    if card_error > card_limit or fit.castle_cost(solved) > MIN_GAIN * fit.castle_cost(start):
         return None
     return replace(card.seen_through(pose), focal_source=card.focal_source if lens_known else "castle")
 
@@ -143,6 +148,12 @@ class _CastleFit:
 
     def castle_error(self, params: np.ndarray) -> float:
         return self.spans.error(self.pose(params), params[8])
+
+    def castle_cost(self, params: np.ndarray) -> float:
+        """The walls' part of what the fit minimises: their misfits over the towers' noise, each weighed as
+        least squares weighs it (Huber: squared within the noise, linear beyond)."""
+        misfit = np.abs(self.spans.misfit(self.pose(params), params[8]).ravel()) / TOWER_NOISE_MM
+        return float(np.mean(np.where(misfit < 1, 0.5 * misfit ** 2, misfit - 0.5)))
 
     def residuals(self, params: np.ndarray) -> np.ndarray:
         pose = self.pose(params)
