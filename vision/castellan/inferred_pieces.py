@@ -16,8 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.scoring.castellan.pieces import PieceDimensions
-from tablesight.scoring.castellan.report import Report, score_board
+from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import PixelClasses, keeps_apart
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
@@ -31,7 +30,7 @@ from tablesight.vision.castellan.hidden_towers import (
 )
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
 from tablesight.vision.castellan.looks import misfit_rate, misfits, rules_broken
-from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known
+from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, report_of
 from tablesight.vision.castellan.rebuild import hidden_wall_note, walls_hidden
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
@@ -139,7 +138,7 @@ class PieceInference:
         found = towers_another_look_saw(reading.towers, reading.walls, first.towers, dims)
         in_runs = towers_in_runs_another_look_saw(reading.towers, reading.walls, first.towers, dims)
         # The first board is scored again only where it has a tower to offer (`looked_again` weighed it once).
-        if not (found or in_runs) or misfit_rate(misfits(first, _report(first, dims)), first) > MAX_WITNESS_MISFITS:
+        if not (found or in_runs) or misfit_rate(misfits(first, report_of(first, dims)), first) > MAX_WITNESS_MISFITS:
             return
         with timed(reading.timings_ms, "rebuild"):
             broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
@@ -322,11 +321,6 @@ class PieceInference:
     def _rules_broken(self, reading: PhotoReading) -> int:
         """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
         return rules_broken(score_board(board_of(reading), self.profile.dimensions))
-
-
-def _report(reading: PhotoReading, dims: PieceDimensions) -> Report | None:
-    """The reading's board scored (None without a board)."""
-    return None if reading.board is None else score_board(reading.board, dims)
 
 
 def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:

@@ -59,7 +59,7 @@ from tablesight.vision.castellan.looks import (
     keeps_the_pieces,
     misfits,
 )
-from tablesight.vision.castellan.reading import PhotoReading, board_of
+from tablesight.vision.castellan.reading import PhotoReading, board_of, report_of
 from tablesight.vision.castellan.rebuild import rebuild
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.timing import timed
@@ -369,7 +369,7 @@ class CastellanReader:
 
     def _report(self, reading: PhotoReading) -> Report | None:
         """The reading's board scored (None without a board)."""
-        return None if reading.board is None else score_board(reading.board, self.profile.dimensions)
+        return report_of(reading, self.profile.dimensions)
 
     def read_through(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection, refinements: int,
                       timings: dict[str, float], look: Look, raw_classes: PixelClasses | None = None,

@@ -9,6 +9,8 @@ import numpy as np
 from tablesight.calibration.card_detection import CardDetection
 from tablesight.calibration.colour_fringes import ColourFringes
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
 from tablesight.vision.castellan.looks import Look
@@ -50,6 +52,11 @@ class PhotoReading:
     def keep_colours(self) -> set[str]:
         """The colours of the keeps read: the boxes they imply are in play (`box_limits`)."""
         return {k.color for k in self.keeps}
+
+
+def report_of(reading: PhotoReading, dims: PieceDimensions) -> Report | None:
+    """The reading's board scored (None without a board)."""
+    return None if reading.board is None else score_board(reading.board, dims)
 
 
 def board_of(reading: PhotoReading) -> Board:
