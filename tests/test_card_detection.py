@@ -308,6 +308,19 @@ def test_a_photo_without_the_card_whose_plastic_has_the_tables_hue_is_balanced_o
     assert np.allclose(found, np.array([164, 182, 154]) / 182, atol=0.03)
 
 
+def test_a_photo_without_the_card_whose_pale_plastic_is_near_the_tables_tint_is_balanced_on_it_not_on_keep_fringes():
+    """A pale grey castle on a grey-green table under daylight (fresh 14400-018, its card out of frame): the
+    plastic's tops are nearly the table's chromaticity and only half as bright again; taken for table, the
+    blue keeps' soft fringes were all that was left, gave a blue cast, and no grey was seen at all."""
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    pixels = _pixel_sampler(11, 3.0)
+
+    table, plastic, fringes = pixels([105, 112, 97], 9000), pixels([160, 157, 142], 500), pixels([120, 95, 85], 150)
+    found = grey_pieces_cast(np.vstack([table, plastic, fringes]))
+    assert np.allclose(found, np.array([160, 157, 142]) / 160, atol=0.03)
+
+
 def test_a_photo_without_the_card_on_a_black_table_is_balanced_on_its_grey_pieces_not_its_keeps():
     """A black cloth is darker than the pixels a cast is read from: the grey pieces are then the commonest
     chromaticity left and must not be taken for the table (fresh 7373-007: the yellow keeps and a brown cup
