@@ -129,10 +129,12 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     smooth = cv2.GaussianBlur(lab, (0, 0), max(0.5, DARK_SMOOTH_MM * region.px_per_mm))
     lighter = _lighter_than_the_courtyards(smooth, lab[seen & in_courtyards], seen,
                                            _level(contrast, not_shade, outside)[0])
-    detached = _detached_darkness(smooth[..., 0], seen, lighter, around[..., 0], region.px_per_mm,
-                                  MIN_DETACHED_SIDES * side_px ** 2)
+    detached, self_shaded = _detached_darkness(smooth[..., 0], seen, lighter, around[..., 0], region.px_per_mm,
+                                               MIN_DETACHED_SIDES * side_px ** 2)
     lit = not_shade | detached  # patches that stand out from the table around as no shadow does
     level, texture = _level(contrast, lit, outside)
+    # Last, a keep's own shade beside its lit faces is weighed as the keep, told from the table's texture taken so too.
+    shaded_level, shaded_texture = _level(contrast, lit | self_shaded, outside)
     found = []
     breaks = None  # the table's pattern broken, worked out only once a courtyard needs it
     for mask in inside:
@@ -151,6 +153,9 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
             keep = _keep_in(image, region, scores, lit_here, usable & mask,
                             max(MIN_CONTRAST, TEXTURE_FACTOR * break_texture), break_texture, side_px,
                             by_pattern=True)
+        if keep is None:
+            keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical), lit_here | self_shaded,
+                            usable & mask, shaded_level, shaded_texture, side_px, by_pattern=False)
         if keep is not None:
             found.append(keep)
     return found
@@ -300,24 +305,28 @@ def _lighter_than_the_courtyards(smooth: np.ndarray, courtyards: np.ndarray, see
 
 
 def _detached_darkness(lightness: np.ndarray, seen: np.ndarray, lighter: np.ndarray, around: np.ndarray,
-                       px_per_mm: float, min_area: float) -> np.ndarray:
+                       px_per_mm: float, min_area: float) -> tuple[np.ndarray, np.ndarray]:
     """Where the table (`seen`; `lightness`: CIELAB L smoothed) is darker than around it (`around`: L of the table
     around each pixel) by one of DETACHED_STEPS_L, in a patch of such darkness `min_area` pixels at least touching
     nothing but table, nor the table `lighter` than the rest as a keep of its colour may be
-    (`_lighter_than_the_courtyards`): darkness nothing there casts."""
+    (`_lighter_than_the_courtyards`): darkness nothing there casts. And, apart, such patches touching lighter table
+    but no piece: a keep of the table's colour's own shade (or shadow) beside its lit faces."""
     table = seen & ~lighter
     pieces = cv2.dilate((~seen).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     reach = 2 * max(1, int(math.ceil(CASTER_REACH_MM * px_per_mm))) + 1
-    near_other = pieces | (cv2.dilate(lighter.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0)
-    detached = np.zeros(seen.shape, bool)
+    near_lighter = cv2.dilate(lighter.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+    detached, self_shaded = np.zeros(seen.shape, bool), np.zeros(seen.shape, bool)
     for step in DETACHED_STEPS_L:
         dark = table & (lightness < around - step)
         count, patches, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
-        cast = stats[:, cv2.CC_STAT_AREA] < min_area
-        cast[patches[dark & near_other]] = True
-        cast[0] = True
-        detached |= ~cast[patches]
-    return detached
+        small = stats[:, cv2.CC_STAT_AREA] < min_area
+        by_piece, by_lighter = (np.zeros(count, bool) for _ in range(2))
+        by_piece[patches[dark & pieces]] = True
+        by_lighter[patches[dark & near_lighter]] = True
+        by_piece[0] = by_lighter[0] = small[0] = True
+        detached |= ~(small | by_piece | by_lighter)[patches]
+        self_shaded |= (~(small | by_piece) & by_lighter)[patches]
+    return detached, self_shaded
 
 
 def _hue(lab: np.ndarray) -> np.ndarray:
