@@ -1246,6 +1246,69 @@ def test_a_wall_a_quarter_hidden_with_a_keep_by_its_middle_is_a_candidate():
     assert walls_behind_keeps(towers, [], REGION, DIMS, 0.0, behind, np.array([[132.0, 160.0]])) == []  # 60 mm off
 
 
+def test_a_wall_seen_along_part_of_its_body_between_two_towers_a_span_apart_is_offered_to_the_rules():
+    """Grey on a table of its own shade (fresh 13800-009): between two towers a short span apart the carving found
+    stretches of the wall's body, half of it, too little to read it by sight (FILLED) but enough for the rules to
+    weigh; a quarter is not, nor a wall already read, nor a long wall across a tower a short span along."""
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, walls_half_seen
+
+    towers = [TowerReading(100.0, 100.0, 12.0), TowerReading(164.0, 100.0, 12.0)]
+
+    def solid_along(*stretches):
+        solid = np.zeros(REGION.size[::-1], np.uint8)
+        rows = slice(int(96 * REGION.px_per_mm), int(104 * REGION.px_per_mm))
+        for start, stop in stretches:
+            solid[rows, int(start * REGION.px_per_mm):int(stop * REGION.px_per_mm)] = 1
+        return solid
+
+    half = solid_along((114, 124), (136, 144))  # 18 of the body's 36 mm, in two stretches
+    found = walls_half_seen(towers, [], REGION, DIMS, 0.0, half)
+    assert [(w.kind, {w.start, w.end}, w.half_seen) for w in found] == [("short", {0, 1}, True)]
+    assert 0.4 < found[0].filled < 0.65
+    assert walls_half_seen(towers, [], REGION, DIMS, 0.0, solid_along((114, 122))) == []  # a quarter
+    assert walls_half_seen(towers, [WallReading("short", 0, 1, None, 0.5)], REGION, DIMS, 0.0, half) == []
+    three = [TowerReading(100.0, 100.0, 12.0), TowerReading(164.0, 100.0, 12.0), TowerReading(228.0, 100.0, 12.0)]
+    long_half = solid_along((114, 124), (136, 150), (178, 190), (200, 214))
+    assert all(w.kind == "short" for w in walls_half_seen(three, [], REGION, DIMS, 0.0, long_half))
+
+
+def test_a_half_seen_wall_is_read_only_where_the_board_then_breaks_fewer_rules():
+    """Two courtyards side by side, the wall between them seen along half its body: without it the two read as one
+    holding a red and a blue keep (C7); with it each is claimed. Where no rule is broken, nothing is added."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.reading import PhotoReading, board_of
+    from tablesight.vision.castellan.rebuild import half_seen_walls_the_rules_need
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    s = DIMS.centre_spacing("short")
+    spots = [(x, y) for y in (100.0, 100.0 + s) for x in (100.0, 100.0 + s, 100.0 + 2 * s)]
+    towers = [TowerReading(x, y, 12.0) for x, y in spots]
+    walls = [WallReading("short", a, b, None, 1.0) for a, b in ((0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (2, 5))]
+    solid = np.zeros(REGION.size[::-1], np.uint8)
+    x0, x1 = (int((100.0 + s - 4) * REGION.px_per_mm), int((100.0 + s + 4) * REGION.px_per_mm))
+    solid[int((100 + 14) * REGION.px_per_mm):int((100 + s / 2 + 2) * REGION.px_per_mm), x0:x1] = 1  # half the body
+    keeps = [KeepReading(colour, x, 100.0 + s / 2, False, True, 32.0)
+             for colour, x in (("red", 100.0 + s / 2), ("blue", 100.0 + 1.5 * s))]
+
+    def reading_of(keeps):
+        reading = PhotoReading(None, None, towers=list(towers), walls=list(walls), keeps=list(keeps),
+                               region=REGION, wall_solid=solid)
+        reading.board = board_of(reading)
+        return reading
+
+    two_owners = reading_of(keeps)
+    half_seen_walls_the_rules_need(two_owners, NOMINAL_PROFILE)
+    added = [w for w in two_owners.walls if w.half_seen]
+    assert [(w.kind, {w.start, w.end}) for w in added] == [("short", {1, 4})]
+    assert len(two_owners.board.walls) == 7 and any("seen along only" in note for note in two_owners.notes)
+    one_owner = reading_of(keeps[:1])  # one courtyard, one keep: legal without the wall
+    half_seen_walls_the_rules_need(one_owner, NOMINAL_PROFILE)
+    assert len(one_owner.walls) == 6
+
+
 def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
     """The keep's colour on the table plane is its square smeared along the lean: its length along the
     lean less its width across is about the lean at any turn of the keep; its length alone is not."""

@@ -36,6 +36,11 @@ HALF_HIDDEN, GLIMPSE_MM = 0.5, 8.0
 # 13600-005); the wall is added and listed to check.
 BESIDE_KEEP_HIDDEN, BESIDE_KEEP_MM = 0.2, 30.0
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
+# A wall between two towers a span apart seen solid along at least this share of its body, short of FILLED (grey
+# on a table of its own shade, the carving finding only stretches of it: fresh 13800-009, three courtyards merged
+# and a keep left outside every one), is offered to the rules (`walls_half_seen`; kept only where the board then
+# breaks fewer, and listed to check).
+HALF_SEEN = 0.3
 # Once the look is kept, open walls are read again across breaks in their carved solid (a merlon's shade, a
 # shadow's edge) up to this share of a tower's diameter: the gap where a missing tower would stand is a tower wide.
 OPEN_RUN_GAP_SHARE = 1 / 3
@@ -78,6 +83,7 @@ class WallReading:
     # short walls read as one long wall, the courtyards' counts one short, and the reading "clean"): check it.
     middle_hidden: bool = False
     unseen_start_mm: float = 0.0  # an open wall seen only this far out from its tower (its start in shade): check it
+    half_seen: bool = False  # seen along only part of its body (`walls_half_seen`), read as the rules need: check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
@@ -187,29 +193,56 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     glimpses; BESIDE_KEEP_HIDDEN, a keep of `keep_centres` (mm) by its middle): neither seen nor ruled out.
     Only the rules can tell (see `PieceInference.walls_the_rules_need`)."""
     keep_centres = np.zeros((0, 2)) if keep_centres is None else np.asarray(keep_centres, float).reshape(-1, 2)
+    r, found = dims.tower_radius, []
+    for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
+        span = float(np.linalg.norm(target - origin))
+        covered = _profile(hidden, region, origin, (target - origin) / span, r + 2, span - r - 2)
+        keep_by = bool(np.any(np.linalg.norm(keep_centres - (origin + target) / 2, axis=1) < BESIDE_KEEP_MM))
+        if _hidden_enough(covered, keep_by):
+            found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
+    return found
+
+
+def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region: Region, dims: PieceDimensions,
+                    axis: float, solid: np.ndarray) -> list[WallReading]:
+    """Walls that may stand between two towers a span apart along the castle's axes, their body seen `solid` along
+    HALF_SEEN of it or more but not FILLED, the best seen first: only the rules can tell (see
+    `rebuild.half_seen_walls_the_rules_need`). Where a tower stands a short span along, no long wall passes it; a long
+    span's body with a tower-wide gap in its middle is two open short walls, not one."""
+    r, found = dims.tower_radius, []
+    positions = np.array([t.position for t in towers], float).reshape(-1, 2)
+    for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
+        span = float(np.linalg.norm(target - origin))
+        direction = (target - origin) / span
+        if _held_towards(i, direction, walls, towers) or _held_towards(j, -direction, walls, towers):
+            continue
+        if kind == "long" and _tower_along(positions, origin, direction, dims.centre_spacing("short"), i,
+                                           (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is not None:
+            continue
+        body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        if not len(body) or not HALF_SEEN <= body.mean() < FILLED or (kind == "long" and _gap_in_middle(body) >= r):
+            continue
+        found.append(WallReading(kind, i, j, None, float(body.mean()), half_seen=True))
+    return sorted(found, key=lambda w: -w.filled)
+
+
+def _unjoined_spans(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions, axis: float):
+    """Each pair of towers a short or long span apart along the castle's axes that no wall read joins (a wall read
+    open towards a tower holds that socket): (i, j, kind, i's position, j's position), i < j."""
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
     joined = {frozenset((w.start, w.end)) for w in walls if w.end is not None}
-    # A wall read open towards a tower already holds that socket.
     meet = meeting_distance(dims)
     for w in walls:
         if w.end is None:
             near = np.flatnonzero(np.linalg.norm(positions - w.open_point, axis=1) < meet)
             joined.update(frozenset((w.start, int(j))) for j in near)
-    r, found = dims.tower_radius, []
     for i, tower in enumerate(towers):
         origin = np.array(tower.position)
         for d in socket_directions(axis):
             for kind in ("short", "long"):
                 j = _tower_along(positions, origin, d, dims.centre_spacing(kind), i, (SPAN_TOLERANCE, ANGLE_TOLERANCE))
-                if j is None or j < i or frozenset((i, j)) in joined:
-                    continue
-                span = float(np.linalg.norm(positions[j] - origin))
-                covered = _profile(hidden, region, origin, (positions[j] - origin) / span, r + 2, span - r - 2)
-                middle = (origin + positions[j]) / 2
-                keep_by = bool(np.any(np.linalg.norm(keep_centres - middle, axis=1) < BESIDE_KEEP_MM))
-                if _hidden_enough(covered, keep_by):
-                    found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
-    return found
+                if j is not None and j > i and frozenset((i, j)) not in joined:
+                    yield i, j, kind, origin, positions[j]
 
 
 def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
