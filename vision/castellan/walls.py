@@ -8,6 +8,7 @@ short wall's span is short + tower, a long wall's twice that.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -226,7 +227,8 @@ def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region
     return sorted(found, key=lambda w: -w.filled)
 
 
-def _unjoined_spans(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions, axis: float):
+def _unjoined_spans(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
+                    axis: float) -> Iterator[tuple[int, int, str, np.ndarray, np.ndarray]]:
     """Each pair of towers a short or long span apart along the castle's axes that no wall read joins (a wall read
     open towards a tower holds that socket): (i, j, kind, i's position, j's position), i < j."""
     positions = np.array([t.position for t in towers], dtype=float).reshape(-1, 2)
