@@ -1309,6 +1309,43 @@ def test_a_half_seen_wall_is_read_only_where_the_board_then_breaks_fewer_rules()
     assert len(one_owner.walls) == 6
 
 
+def test_a_long_wall_over_the_boxs_count_is_split_where_a_towers_top_shows_above_its_middle(monkeypatch):
+    """27 long walls read in a row where one box holds 26: the run whose middle shows a tower's top above the walls
+    (fresh 14500-026: 0.31 more often than its halves' middles, 0.71 of the time; too little to read a tower without
+    the box's word) is two short walls and that tower. A middle showing less, or no long wall over the count, splits
+    nothing."""
+    from types import SimpleNamespace
+
+    import tablesight.vision.castellan.rebuild as rebuild
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import PixelClasses
+    from tablesight.vision.castellan.reading import PhotoReading, board_of
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    span, half = DIMS.centre_spacing("long"), DIMS.centre_spacing("short")
+
+    def row(walls_long: int, steps_at: dict[int, tuple[float, float]]):
+        towers = [TowerReading(i * span, 0.0, 12.0) for i in range(walls_long + 1)]
+        walls = [WallReading("long", i, i + 1, None, 1.0) for i in range(walls_long)]
+        classes = PixelClasses(np.zeros((4, 4), np.uint8), {})
+        reading = PhotoReading(None, SimpleNamespace(focal_source="card"), towers=towers, walls=walls, keeps=[],
+                               classes=classes, view=object())
+        reading.board = board_of(reading)
+        monkeypatch.setattr(rebuild, "height_step", lambda view, grey, hidden, middle, u, profile:
+                            steps_at.get(int(round((middle[0] - half) / span)), (0.0, 0.0)))
+        rebuild._long_walls_over_the_box_split_at_towers(reading, NOMINAL_PROFILE)
+        return reading
+
+    split = row(27, {5: (0.31, 0.71), 9: (0.05, 0.9)})
+    assert [w.kind for w in split.walls].count("long") == 26 and [w.kind for w in split.walls].count("short") == 2
+    added = split.towers[-1]
+    assert added.in_run and abs(added.x - (5 * span + half)) < 1e-6 and len(split.towers) == 29
+    assert any("boxes hold one long wall fewer" in note for note in split.notes)
+    assert len(row(27, {5: (0.1, 0.71)}).walls) == 27  # too little seen
+    assert len(row(26, {5: (0.31, 0.71)}).walls) == 26  # the box holds them all
+
+
 def test_a_keeps_length_less_its_width_is_its_lean_however_it_is_turned():
     """The keep's colour on the table plane is its square smeared along the lean: its length along the
     lean less its width across is about the lean at any turn of the keep; its length alone is not."""

@@ -33,7 +33,7 @@ from tablesight.vision.castellan.thin_towers import (
     thin_towers_in_runs,
 )
 from tablesight.vision.castellan.timing import timed
-from tablesight.vision.castellan.towers import median_seen_radius
+from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
 from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
@@ -61,6 +61,11 @@ GROWN_SEEN_SHARE = 0.9
 # A long wall read over the box's count whose middle shows the table across most of its width this far (mm) is two
 # open short walls meeting at a tower's gap (fresh 13900-029: 6 mm; merlons' shade breaks a wall's top for 1-4 mm).
 MIN_MIDDLE_GAP_MM = 5.0
+# ... and one whose middle shows a tower's top standing above the walls at least this much more often than its
+# halves' middles do, and this often (`towers_in_long_walls.height_step`; without the box's word a tower takes 0.35 and
+# 0.75), is the two short walls and the tower it is (fresh 14500-026, 40°: 0.31 and 0.71, its castle's 39 plain long
+# walls 0.05 at most).
+BOX_TOWER_STEP, BOX_TOWER_SEEN = 0.2, 0.5
 
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
@@ -77,6 +82,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_grown_long(reading, profile, axis)
         _open_walls_through_towers(reading, profile)
         _long_walls_over_the_box(reading, profile)
+        _long_walls_over_the_box_split_at_towers(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
 
 
@@ -332,6 +338,46 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
         reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm, over the box's count "
                              f"of long walls, shows the table {gap:.0f} mm across its middle: read as two open short "
                              f"walls meeting at a tower's gap")
+        reading.board = board_of(reading)
+
+
+def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: PieceProfile) -> None:
+    """While the reading still has more long walls than the boxes in play hold, the long wall whose middle shows a
+    tower's top above the walls most (`height_step`: BOX_TOWER_STEP and BOX_TOWER_SEEN at least, short of what reads
+    a tower there without the box's word) read as the two short walls and the tower it is, where the box holds
+    those short walls and the board then breaks no more rules; named in the notes, the tower listed to check."""
+    if reading.board is None or reading.classes is None or reading.view is None or not pose_known(reading):
+        return
+    dims, hidden = profile.dimensions, keep_coloured(reading.classes)
+    short = dims.centre_spacing("short")
+    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
+        steps = []
+        for i, wall in enumerate(reading.walls):
+            if wall.kind != "long" or wall.end is None or wall.inferred:
+                continue
+            a, b = (np.asarray(reading.towers[n].position, float) for n in (wall.start, wall.end))
+            u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+            if any(np.hypot(*(a + short * u - t.position)) < dims.tower_diameter for t in reading.towers):
+                continue
+            step = height_step(reading.view, reading.classes.grey, hidden, a + short * u, u, profile)
+            if step is not None:
+                steps.append((step, i, a + short * u))
+        (step, seen), index, middle = max(steps, key=lambda s: s[0][0], default=((0.0, 0.0), -1, None))
+        if step < BOX_TOWER_STEP or seen < BOX_TOWER_SEEN:
+            return
+        broken, before = rules_broken(score_board(board_of(reading), dims)), (reading.towers, reading.walls)
+        wall, joined = reading.walls[index], len(reading.towers)
+        reading.towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius,
+                                                        in_run=True)]
+        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
+            replace(wall, kind="short", end=joined), replace(wall, kind="short", start=joined)]
+        if (short_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0
+                or rules_broken(score_board(board_of(reading), dims)) > broken):
+            reading.towers, reading.walls = before
+            return
+        reading.notes.append(f"a tower at ({middle[0]:.0f}, {middle[1]:.0f}) mm, its top seen above the walls in the "
+                             f"middle of a long wall's run, was read: the boxes hold one long wall fewer than read, "
+                             f"and the run is two short walls and it — check it")
         reading.board = board_of(reading)
 
 
