@@ -1317,6 +1317,7 @@ def test_a_long_wall_over_the_boxs_count_is_split_where_a_towers_top_shows_above
     from types import SimpleNamespace
 
     import tablesight.vision.castellan.rebuild as rebuild
+    import tablesight.vision.castellan.towers_in_long_walls as towers_in_long_walls
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import PixelClasses
     from tablesight.vision.castellan.reading import PhotoReading, board_of
@@ -1332,7 +1333,7 @@ def test_a_long_wall_over_the_boxs_count_is_split_where_a_towers_top_shows_above
         reading = PhotoReading(None, SimpleNamespace(focal_source="card"), towers=towers, walls=walls, keeps=[],
                                classes=classes, view=object())
         reading.board = board_of(reading)
-        monkeypatch.setattr(rebuild, "height_step", lambda view, grey, hidden, middle, u, profile:
+        monkeypatch.setattr(towers_in_long_walls, "height_step", lambda view, grey, hidden, middle, u, profile:
                             steps_at.get(int(round((middle[0] - half) / span)), (0.0, 0.0)))
         rebuild._long_walls_over_the_box_split_at_towers(reading, NOMINAL_PROFILE)
         return reading

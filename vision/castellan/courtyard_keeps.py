@@ -143,8 +143,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
             continue
         typical = _lit_median(lab[table])
         lit_here = lit & (_not_shade(patch, patch_hue, typical) | detached)
-        keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical), lit_here, usable & mask, level,
-                        texture, side_px, by_pattern=False)
+        hill = _courtyard_scores(contrast, patch, typical)
+        keep = _keep_in(image, region, hill, lit_here, usable & mask, level, texture, side_px, by_pattern=False)
         if keep is None:
             if breaks is None:
                 breaks = _pattern_break_scores(lab, seen, seen & ~in_courtyards, outside, lit, side_px,
@@ -154,8 +154,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
                             max(MIN_CONTRAST, TEXTURE_FACTOR * break_texture), break_texture, side_px,
                             by_pattern=True)
         if keep is None:
-            keep = _keep_in(image, region, _courtyard_scores(contrast, patch, typical), lit_here | self_shaded,
-                            usable & mask, shaded_level, shaded_texture, side_px, by_pattern=False)
+            keep = _keep_in(image, region, hill, lit_here | self_shaded, usable & mask, shaded_level, shaded_texture,
+                            side_px, by_pattern=False)
         if keep is not None:
             found.append(keep)
     return found

@@ -29,8 +29,15 @@ from tablesight.vision.castellan.hidden_towers import (
     walls_ending_on_long_walls,
 )
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
-from tablesight.vision.castellan.looks import misfit_rate, misfits, rules_broken
-from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, report_of
+from tablesight.vision.castellan.looks import misfit_rate, misfits
+from tablesight.vision.castellan.reading import (
+    PhotoReading,
+    board_of,
+    kept_if_fewer_broken,
+    pose_known,
+    report_of,
+    rules_broken_now,
+)
 from tablesight.vision.castellan.rebuild import hidden_wall_note, walls_hidden
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
@@ -308,19 +315,10 @@ class PieceInference:
                                                                                       "breaks more rules"))
 
     def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
-        """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the
-        notes, if the board now breaks fewer rules than `broken`; else taken out again (`undo`). Returns how many
-        the board breaks as it is left."""
-        with_it = self._rules_broken(reading)
-        if with_it < broken:
-            reading.notes.append(note)
-            return with_it
-        undo()
-        return broken
+        return kept_if_fewer_broken(reading, self.profile.dimensions, broken, undo, note)
 
     def _rules_broken(self, reading: PhotoReading) -> int:
-        """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
-        return rules_broken(score_board(board_of(reading), self.profile.dimensions))
+        return rules_broken_now(reading, self.profile.dimensions)
 
 
 def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,7 +14,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading
-from tablesight.vision.castellan.looks import Look
+from tablesight.vision.castellan.looks import Look, rules_broken
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import WallReading
 from tablesight.vision.table_view import Region, TableView
@@ -57,6 +58,24 @@ class PhotoReading:
 def report_of(reading: PhotoReading, dims: PieceDimensions) -> Report | None:
     """The reading's board scored (None without a board)."""
     return None if reading.board is None else score_board(reading.board, dims)
+
+
+def rules_broken_now(reading: PhotoReading, dims: PieceDimensions) -> int:
+    """How many misread pieces the rules the reading's pieces, as they stand, break take (`rules_broken`)."""
+    return rules_broken(score_board(board_of(reading), dims))
+
+
+def kept_if_fewer_broken(reading: PhotoReading, dims: PieceDimensions, broken: int, undo: Callable[[], object],
+                         note: str) -> int:
+    """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the notes, if
+    the board now breaks fewer rules than `broken`; else taken out again (`undo`). Returns how many the board breaks
+    as it is left."""
+    with_it = rules_broken_now(reading, dims)
+    if with_it < broken:
+        reading.notes.append(note)
+        return with_it
+    undo()
+    return broken
 
 
 def board_of(reading: PhotoReading) -> Board:

@@ -14,7 +14,6 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.calibration.pieces import PieceDimensions, PieceProfile
-from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import (
     box_holds_another_long_wall,
     long_walls_over_the_box,
@@ -23,8 +22,14 @@ from tablesight.vision.castellan.box_limits import (
 )
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
 from tablesight.vision.castellan.keeps import KeepPlanes
-from tablesight.vision.castellan.looks import WALL_TOP_SHARE, rules_broken
-from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known
+from tablesight.vision.castellan.looks import WALL_TOP_SHARE
+from tablesight.vision.castellan.reading import (
+    PhotoReading,
+    board_of,
+    kept_if_fewer_broken,
+    pose_known,
+    rules_broken_now,
+)
 from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
     THIN_SHARE,
@@ -34,7 +39,7 @@ from tablesight.vision.castellan.thin_towers import (
 )
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
-from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
+from tablesight.vision.castellan.towers_in_long_walls import height_step, long_wall_middles, stands_above
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
     OPEN_WALL_SHIFT_MM,
@@ -112,21 +117,15 @@ def half_seen_walls_the_rules_need(reading: PhotoReading, profile: PieceProfile)
     if reading.board is None or reading.wall_solid is None:
         return
     dims = profile.dimensions
-    broken = rules_broken(score_board(reading.board, dims))
+    broken = rules_broken_now(reading, dims)
     if not broken:
         return
     axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
     for wall in walls_half_seen(reading.towers, reading.walls, reading.region, dims, axis, reading.wall_solid):
         reading.walls.append(wall)
-        with_it = rules_broken(score_board(board_of(reading), dims))
-        if with_it < broken:
-            broken = with_it
-            a, b = reading.towers[wall.start], reading.towers[wall.end]
-            reading.notes.append(f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, "
-                                 f"seen along only {wall.filled:.0%} of its length, was read: without it the castle "
-                                 f"breaks more rules — check it")
-        else:
-            reading.walls.pop()
+        broken = kept_if_fewer_broken(reading, dims, broken, reading.walls.pop, wall_note(
+            wall, reading, f"seen along only {wall.filled:.0%} of its length, was read", "without it the castle "
+                                                                                          "breaks more rules"))
     reading.board = board_of(reading)
 
 
@@ -327,12 +326,12 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
         gap, index = max(gaps, default=(0.0, -1))
         if gap < MIN_MIDDLE_GAP_MM:
             return
-        broken, before, wall = rules_broken(score_board(board_of(reading), dims)), reading.walls, reading.walls[index]
+        broken, before, wall = rules_broken_now(reading, dims), reading.walls, reading.walls[index]
         a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
         middle = tuple(float(v) for v in (a + b) / 2)
         reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
             WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
-        if rules_broken(score_board(board_of(reading), dims)) >= broken:
+        if rules_broken_now(reading, dims) >= broken:
             reading.walls = before
             return
         reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm, over the box's count "
@@ -348,31 +347,22 @@ def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: Pie
     those short walls and the board then breaks no more rules; named in the notes, the tower listed to check."""
     if reading.board is None or reading.classes is None or reading.view is None or not pose_known(reading):
         return
-    dims, hidden = profile.dimensions, keep_coloured(reading.classes)
-    short = dims.centre_spacing("short")
+    dims = profile.dimensions
     while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
-        steps = []
-        for i, wall in enumerate(reading.walls):
-            if wall.kind != "long" or wall.end is None or wall.inferred:
-                continue
-            a, b = (np.asarray(reading.towers[n].position, float) for n in (wall.start, wall.end))
-            u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-            if any(np.hypot(*(a + short * u - t.position)) < dims.tower_diameter for t in reading.towers):
-                continue
-            step = height_step(reading.view, reading.classes.grey, hidden, a + short * u, u, profile)
-            if step is not None:
-                steps.append((step, i, a + short * u))
-        (step, seen), index, middle = max(steps, key=lambda s: s[0][0], default=((0.0, 0.0), -1, None))
-        if step < BOX_TOWER_STEP or seen < BOX_TOWER_SEEN:
+        runs = [run for run in long_wall_middles(reading.view, reading.classes, reading.towers, reading.walls, profile)
+                if reading.walls[run.wall].end is not None and not reading.walls[run.wall].inferred]
+        best = max(runs, key=lambda run: run.step[0], default=None)
+        if best is None or best.step[0] < BOX_TOWER_STEP or best.step[1] < BOX_TOWER_SEEN:
             return
-        broken, before = rules_broken(score_board(board_of(reading), dims)), (reading.towers, reading.walls)
+        index, middle = best.wall, best.middle
+        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
         wall, joined = reading.walls[index], len(reading.towers)
         reading.towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius,
                                                         in_run=True)]
         reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
             replace(wall, kind="short", end=joined), replace(wall, kind="short", start=joined)]
         if (short_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0
-                or rules_broken(score_board(board_of(reading), dims)) > broken):
+                or rules_broken_now(reading, dims) > broken):
             reading.towers, reading.walls = before
             return
         reading.notes.append(f"a tower at ({middle[0]:.0f}, {middle[1]:.0f}) mm, its top seen above the walls in the "
@@ -391,6 +381,10 @@ def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, 
 
 def hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:
     """The note naming a wall inferred behind a keep, and why."""
+    return wall_note(wall, reading, "hidden behind a keep, was inferred", why)
+
+
+def wall_note(wall: WallReading, reading: PhotoReading, how: str, why: str) -> str:
+    """The note naming a wall read where the rules need it between two towers, how it was read and why."""
     a, b = reading.towers[wall.start], reading.towers[wall.end]
-    return (f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, hidden behind a "
-            f"keep, was inferred: {why} — check it")
+    return f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, {how}: {why} — check it"

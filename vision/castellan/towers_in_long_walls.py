@@ -51,8 +51,18 @@ class TowerInRun:
     step: float  # how much more often the middle is seen grey above the walls than the halves
 
 
-def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[TowerReading],
-                         walls: list[WallReading], profile: PieceProfile) -> list[TowerInRun]:
+@dataclass(frozen=True)
+class RunMiddle:
+    wall: int  # index of the long wall
+    middle: np.ndarray  # where a tower splitting it into two short walls would stand (table mm)
+    step: tuple[float, float]  # how a tower there would show above the walls (`height_step`)
+
+
+def long_wall_middles(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
+                      profile: PieceProfile) -> list[RunMiddle]:
+    """Each long wall's middle (a short span from the tower it leaves) where no tower is read, with its
+    `height_step`; none where keeps hide too much to measure it, nor where towers stand too little above the
+    walls to be told by height (MIN_HEIGHT_GAP_MM)."""
     dims = profile.dimensions
     if profile.tower_height - profile.wall_height < MIN_HEIGHT_GAP_MM:
         return []
@@ -69,16 +79,26 @@ def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[To
         if any(np.hypot(*(middle - t.position)) < dims.tower_diameter for t in towers):
             continue  # a tower is read there already (one inferred behind a keep, say)
         measured = height_step(view, classes.grey, hidden, middle, u, profile)
-        if measured is None or not stands_above(measured):
+        if measured is not None:
+            found.append(RunMiddle(index, middle, measured))
+    return found
+
+
+def towers_in_long_walls(view: TableView, classes: PixelClasses, towers: list[TowerReading],
+                         walls: list[WallReading], profile: PieceProfile) -> list[TowerInRun]:
+    dims = profile.dimensions
+    found: list[TowerInRun] = []
+    for run in long_wall_middles(view, classes, towers, walls, profile):
+        if not stands_above(run.step):
             continue
-        step = measured[0]
+        middle, step = run.middle, run.step[0]
         same = [n for n, f in enumerate(found) if np.hypot(*(middle - f.tower.position)) < dims.tower_diameter]
         if same:  # two runs crossing in one tower (walls never cross)
             f = found[same[0]]
-            found[same[0]] = TowerInRun(f.tower, f.walls + (index,), max(f.step, step))
+            found[same[0]] = TowerInRun(f.tower, f.walls + (run.wall,), max(f.step, step))
             continue
         tower = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)
-        found.append(TowerInRun(tower, (index,), step))
+        found.append(TowerInRun(tower, (run.wall,), step))
     return found
 
 

@@ -38,7 +38,7 @@ HALF_HIDDEN, GLIMPSE_MM = 0.5, 8.0
 BESIDE_KEEP_HIDDEN, BESIDE_KEEP_MM = 0.2, 30.0
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # A wall between two towers a span apart seen solid along at least this share of its body, short of FILLED (grey
-# on a table of its own shade, the carving finding only stretches of it: fresh 13800-009, three courtyards merged
+# on a table of its own shade, the carving finding only stretches of it: fresh 13800-009, two courtyards merged
 # and a keep left outside every one), is offered to the rules (`walls_half_seen`; kept only where the board then
 # breaks fewer, and listed to check).
 HALF_SEEN = 0.3
