@@ -699,6 +699,14 @@ CAST_BRIGHT_PERCENTILE, CAST_BRIGHT_FACTOR = 99.0, 1.5
 # photos (the samples, fresh 14200-14400): casts off by over 0.08 25 -> 23, over 0.15 11 -> 11 (1.2-1.3 alike).
 CAST_BRIGHTER_THAN_TABLE = 1.3
 CAST_LIT_TABLE_SHARE = 0.5  # the table fills most of the photo: if less is lit than this, the table is dark
+# A patterned table's colours (a gingham's two, their overlap and their blends) are all the table's, not only its
+# commonest: a chromaticity holding at least CAST_CELL_SHARE of the lit pixels in CAST_EVERYWHERE of the cells of a
+# CAST_GRID × CAST_GRID grid over the photo runs under all of it, where a castle stands on part (cells of fewer than
+# CAST_MIN_CELL_PIXELS lit pixels are not weighed). Fresh 14600-008 (a pink and blue gingham, no card): the cast was
+# taken from the gingham's blends, pink, and the grey pieces' own cast (0.77, 0.89, 1) was found only so. Against the
+# card's own white over 158 photos (the samples, fresh 14200-14400): casts off by over 0.08 23 -> 15, over 0.15
+# 11 -> 1 (shares 0.6-0.85 and cell shares 0.001-0.0015 alike).
+CAST_GRID, CAST_EVERYWHERE, CAST_CELL_SHARE, CAST_MIN_CELL_PIXELS = 6, 0.75, 0.001, 20
 
 
 def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None = None,
@@ -720,7 +728,7 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
     sample = colour[:: max(1, h // 300), :: max(1, w // 300)].astype(np.float64)
     # No paper to balance the colours on: the grey pieces are balanced instead (`grey_pieces_cast`), the
     # tones stretched to the camera's range.
-    white = np.percentile(sample, 99.5) * grey_pieces_cast(sample.reshape(-1, 3))
+    white = np.percentile(sample, 99.5) * grey_pieces_cast(sample)
     # The darkest tones for black, but no brighter than a card's ink would be: a pale table with grey pieces
     # has nothing near black, and its greys stretched down to black were taken for shade (fresh 11500-007).
     black = np.full(3, min(np.percentile(sample, 0.5), VIRTUAL_INK_SHARE * float(white.max())))
@@ -728,25 +736,32 @@ def virtual_card(image: np.ndarray, px_per_mm: float, focal_35mm: float | None =
                          seen=False)
 
 
-def grey_pieces_cast(pixels: np.ndarray) -> np.ndarray:
+def grey_pieces_cast(sample: np.ndarray) -> np.ndarray:
     """The colour cast (BGR, brightest channel 1) of a photo without the card to balance it on, from its
     grey pieces: the commonest chromaticity among the pixels of moderate saturation that are not the table's
-    (the table fills most of the photo; keeps and clutter are more saturated; `_table_like`). No cast
-    (1, 1, 1) where too few such pixels agree or the cast found is beyond what a lamp or a camera's white
-    balance gives."""
+    (the table fills most of the photo, its pattern all of it; keeps and clutter are more saturated;
+    `_table_like`). `sample`: the photo's pixels as laid out (h, w, 3), or a list of pixels (n, 3), whose
+    table is then told by its commonest colour alone. No cast (1, 1, 1) where too few such pixels agree or
+    the cast found is beyond what a lamp or a camera's white balance gives."""
+    laid_out = sample.ndim == 3
+    pixels = sample.reshape(-1, 3).astype(np.float64)
     lit = pixels.max(axis=1) > CAST_MIN_LEVEL
     # A table darker than CAST_MIN_LEVEL (black cloth) is left out with the dark pixels: the commonest
     # chromaticity of what is left would be the pieces' own, so none of it is taken for the table.
     table_is_lit = lit.mean() >= CAST_LIT_TABLE_SHARE
-    pixels = pixels[lit]
     level = pixels.sum(axis=1)
-    chroma = pixels[:, 1:] / level[:, None]  # (g, r) shares
-    saturation = 1.0 - pixels.min(axis=1) / pixels.max(axis=1)
-    candidates = saturation < CAST_MAX_SATURATION
+    chroma = np.zeros((len(pixels), 2))
+    chroma[lit] = pixels[lit, 1:] / level[lit, None]  # (g, r) shares
+    saturation = 1.0 - pixels.min(axis=1) / np.maximum(pixels.max(axis=1), 1e-6)
+    candidates = lit & (saturation < CAST_MAX_SATURATION)
     if table_is_lit:
-        candidates &= ~_table_like(chroma, level)
-    if candidates.sum() < CAST_MIN_SHARE * len(pixels):
-        return _brightest_cast(pixels, chroma)
+        table = np.zeros(len(pixels), bool)
+        table[lit] = _table_like(chroma[lit], level[lit])
+        if laid_out:
+            table |= _of_the_tables_pattern(chroma, level, lit, sample.shape[:2])
+        candidates &= ~table
+    if candidates.sum() < CAST_MIN_SHARE * lit.sum():
+        return _brightest_cast(pixels[lit], chroma[lit])
     return _as_cast(_commonest(chroma[candidates]))
 
 
@@ -755,6 +770,39 @@ def _table_like(chroma: np.ndarray, level: np.ndarray) -> np.ndarray:
     in the table's own hue stands apart by its lit tops."""
     like = np.linalg.norm(chroma - _commonest(chroma), axis=1) <= CAST_TABLE_DISTANCE
     return like & (level <= CAST_BRIGHTER_THAN_TABLE * np.median(level[like]))
+
+
+def _of_the_tables_pattern(chroma: np.ndarray, level: np.ndarray, lit: np.ndarray,
+                           shape: tuple[int, int]) -> np.ndarray:
+    """Pixels (flat, of a sample laid out as `shape`) of a chromaticity found all over the photo (in
+    CAST_EVERYWHERE of its grid's cells, `_chromaticities_everywhere`), not far brighter than such pixels are:
+    a table's pattern runs under the whole photo, a castle stands on part of it."""
+    bins = np.clip((chroma * CAST_BINS).astype(int), 0, CAST_BINS - 1)
+    everywhere = _chromaticities_everywhere(bins.reshape(*shape, 2), lit.reshape(shape))
+    pattern = lit & everywhere[bins[:, 0], bins[:, 1]]
+    if not pattern.any():
+        return pattern
+    return pattern & (level <= CAST_BRIGHTER_THAN_TABLE * np.median(level[pattern]))
+
+
+def _chromaticities_everywhere(bins: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """Which (g, r) chromaticity bins (CAST_BINS², of the pixels' `bins` laid out as the photo) hold at least
+    CAST_CELL_SHARE of the lit pixels in CAST_EVERYWHERE of a CAST_GRID × CAST_GRID grid's cells."""
+    h, w = lit.shape
+    found, cells = np.zeros((CAST_BINS, CAST_BINS), np.float32), 0
+    rows = [slice(i * h // CAST_GRID, (i + 1) * h // CAST_GRID) for i in range(CAST_GRID)]
+    columns = [slice(j * w // CAST_GRID, (j + 1) * w // CAST_GRID) for j in range(CAST_GRID)]
+    for row in rows:
+        for column in columns:
+            cell = row, column
+            cell_bins = bins[cell][lit[cell]]
+            if len(cell_bins) < CAST_MIN_CELL_PIXELS:
+                continue
+            cells += 1
+            hist = np.zeros((CAST_BINS, CAST_BINS), np.float32)
+            np.add.at(hist, (cell_bins[:, 0], cell_bins[:, 1]), 1.0)
+            found += cv2.GaussianBlur(hist, (0, 0), 1.0) >= CAST_CELL_SHARE * len(cell_bins)
+    return found >= CAST_EVERYWHERE * cells if cells else np.zeros_like(found, bool)
 
 
 def _brightest_cast(pixels: np.ndarray, chroma: np.ndarray) -> np.ndarray:

@@ -442,3 +442,30 @@ def test_a_small_card_at_a_wide_photos_edge_gives_way_to_the_default_focal_lengt
     seen = solve_pose(true_lens, table, pixels).project(table) + np.random.default_rng(2).normal(0, 0.03, table.shape)
     assert _card_focal_or_default(_distortion_from_card(true_lens, table, seen, fix_focal=False), "card", size, None,
                                   table, seen)[1] == "card"
+
+
+def test_a_photo_without_the_card_on_a_gingham_is_balanced_on_its_grey_pieces_not_the_ginghams_blends():
+    """A pink and blue gingham (fresh 14600-008, its card out of frame): beside its commonest colour it shows
+    the two colours' overlap and, along every stripe, their blends, nearly grey and as common as the pieces.
+    Every one of them runs under the whole photo; the castle stands on part of it. Told by the commonest colour
+    alone, the cast came from a blend (pink): the grey pieces were not seen, the scale was taken from the
+    gingham's stripes, and nothing was read."""
+    from tablesight.calibration.card_detection import grey_pieces_cast
+
+    pixels = _pixel_sampler(12, 3.0)
+    rng = np.random.default_rng(12)
+    h, w = 120, 90
+    stripes = (np.arange(h)[:, None] // 6 % 2) + 2 * (np.arange(w)[None, :] // 6 % 2)  # a checked cloth's cells
+    colours = {0: [150, 120, 230], 1: [200, 140, 90], 2: [200, 140, 90], 3: [200, 90, 170]}  # pink, blue, mauve
+    photo = np.zeros((h, w, 3))
+    for cell, colour in colours.items():
+        photo[stripes == cell] = pixels(colour, int((stripes == cell).sum()))
+    edges = (np.arange(h)[:, None] % 6 == 0) | (np.arange(w)[None, :] % 6 == 0)  # the blends along the stripes
+    photo[edges] = pixels([150, 135, 175], int(edges.sum()))
+    cast = np.array([0.77, 0.89, 1.0])  # the grey plastic under a warm lamp
+    castle = np.zeros((h, w), bool)
+    castle[40:80, 30:60] = rng.random((40, 30)) < 0.3
+    photo[castle] = pixels(150 * cast, int(castle.sum()))
+    assert np.allclose(grey_pieces_cast(photo), cast, atol=0.03)
+    # The same pixels without their layout: the blends are the commonest near-grey, and give the cast.
+    assert not np.allclose(grey_pieces_cast(photo.reshape(-1, 3)), cast, atol=0.03)
