@@ -263,3 +263,39 @@ def test_a_keep_a_shade_lighter_than_the_cloth_is_found_where_it_stands_not_at_i
     found = _found(view, grey, [LEFT])
     assert [k.color for k in found] == ["red"]
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+
+
+def _crowded_courtyard(cloth: np.ndarray, keep_bgr: tuple[float, float, float] | None):
+    """A courtyard of four towers seen steeply: its walls' grey (with their sides) leaves only a band of table
+    around a keep standing in it, too little for any patch to have the table around it. The view, the grey
+    pieces' mask, the courtyard (mm) and its towers."""
+    image = cloth.copy()
+    view = TableView(image, virtual_card(image, PX_PER_MM))
+
+    def px(points_mm, height=0.0):
+        return np.round(view.card.table_to_image(np.asarray(points_mm, np.float64), height)).astype(np.int32)
+
+    towers = np.array([[x, y] for x in (-60.0, 4.0) for y in (-32.0, 32.0)])
+    grey = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(grey, [px([[-80.0, -52.0], [24.0, -52.0], [24.0, 52.0], [-80.0, 52.0]])], 255)
+    cv2.fillPoly(grey, [px([[-45.0, -17.0], [-11.0, -17.0], [-11.0, 17.0], [-45.0, 17.0]])], 0)
+    image[grey > 0] = (150, 150, 150)
+    if keep_bgr is not None:
+        cv2.fillPoly(image, [px([[-39.0, -11.0], [-17.0, -11.0], [-17.0, 11.0], [-39.0, 11.0]], KEEP_TOP_MM)],
+                     keep_bgr)
+    courtyard = np.array([[-50.0, -22.0], [-6.0, -22.0], [-6.0, 22.0], [-50.0, 22.0]])
+    return TableView(image, virtual_card(image, PX_PER_MM)), grey, courtyard, towers
+
+
+def test_a_keep_filling_a_courtyard_with_no_table_around_any_patch_is_judged_against_the_table_nearby():
+    """Fresh 14300-005 (dark wood, 34°): an olive keep in a courtyard of four towers, whose walls' grey left a band
+    of table too thin for any patch to have the table around it; the courtyard was read unclaimed."""
+    view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(6), (58, 54, 118))
+    found = keeps_in_courtyards(view, grey, [], [courtyard], towers, NOMINAL_PROFILE)
+    assert [k.color for k in found] == ["red"]
+    assert abs(found[0].x + 28) <= 4 and abs(found[0].y) <= 4
+
+
+def test_an_empty_crowded_courtyard_holds_no_keep():
+    view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(6), None)
+    assert keeps_in_courtyards(view, grey, [], [courtyard], towers, NOMINAL_PROFILE) == []

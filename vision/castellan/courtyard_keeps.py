@@ -38,6 +38,12 @@ PATCH_SIDES = 0.8  # the patch compared: this share of a keep's side (its edges 
 AROUND_SIDES = 2.2  # ... with the table in the square this many sides across around it
 MIN_PATCH_SEEN, MIN_AROUND_SEEN = 0.5, 0.3  # the shares of each that must be table or patch, not grey
 GREY_MARGIN_MM = 4.0  # the rims of walls and towers blend into the table this far
+# A courtyard of four towers seen steeply shows too little table for any patch in it to have MIN_AROUND_SEEN of the
+# table around: its patches are judged against the table seen within NEAR_COURTYARD_MM around it (at least
+# MIN_NEAR_TABLE_PX_PER_MM2 mm² of it). Fresh 14300-005 (dark wood, 34°, a dim olive-yellow keep): 1,326 of its
+# courtyard's 8,406 px were table, none of them with enough around; the courtyard was read unclaimed (yellow 4 for 8).
+NEAR_COURTYARD_MM = 60.0
+MIN_NEAR_TABLE_PX_PER_MM2 = 400.0
 # A keep stands out from the table around it this much more than the table's most distinct patches
 # outside the courtyards do (their TEXTURE_PERCENTILE, shadows left out), and at least MIN_CONTRAST (CIELAB ΔE):
 # on plain tables under soft light patches of ΔE 4–5 stand out from the table's 2 (light pooling by the walls,
@@ -117,7 +123,7 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     reach = _keeps_reach(view, region, keeps_mm, height, profile)
     seen = clear & ~(keep_coloured & (~in_courtyards | reach))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    contrast, patch, around, usable = _patch_contrast(lab, seen, side_px)
+    contrast, patch, around, usable, patch_seen = _patch_contrast(lab, seen, side_px)
     outside = usable & ~in_courtyards
     if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
         return []
@@ -141,6 +147,11 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         table = seen & mask
         if not table.any():
             continue
+        if not (usable & mask).any():  # no patch with the table around it: the table nearby tells
+            keep = _keep_in_a_crowded_courtyard(image, region, lab, seen, mask, patch, patch_seen, detached, level,
+                                                texture, side_px)
+            found.extend([keep] if keep is not None else [])
+            continue
         typical = _lit_median(lab[table])
         lit_here = lit & (_not_shade(patch, patch_hue, typical) | detached)
         hill = _courtyard_scores(contrast, patch, typical)
@@ -159,6 +170,32 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         if keep is not None:
             found.append(keep)
     return found
+
+
+def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndarray, seen: np.ndarray,
+                                 courtyard: np.ndarray, patch: np.ndarray, patch_seen: np.ndarray,
+                                 detached: np.ndarray, level: float, texture: float,
+                                 side_px: float) -> CourtyardKeep | None:
+    """The keep in a `courtyard` (mask) no patch of which has enough table around it to be told from
+    (`_patch_contrast`): its patches seen enough (`patch_seen`) are judged against the table seen within
+    NEAR_COURTYARD_MM of it, outside it (`_table_near`), out of shade, at the usual `level`."""
+    typical = _table_near(lab, seen, courtyard, region.px_per_mm)
+    if typical is None:
+        return None
+    hill = np.linalg.norm(patch - typical, axis=-1)
+    lit_here = _not_shade(patch, _hue(patch), typical) | detached
+    return _keep_in(image, region, hill, lit_here, patch_seen & courtyard, level, texture, side_px, by_pattern=False)
+
+
+def _table_near(lab: np.ndarray, seen: np.ndarray, courtyard: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """The table's typical colour (Lab, `_lit_median`) seen within NEAR_COURTYARD_MM of a `courtyard` (mask),
+    outside it; None where fewer than MIN_NEAR_TABLE_SIDES keep sides² of it are seen."""
+    reach = int(round(2 * NEAR_COURTYARD_MM * px_per_mm)) | 1
+    near = cv2.dilate(courtyard.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
+    table = seen & near & ~courtyard
+    if np.count_nonzero(table) < MIN_NEAR_TABLE_PX_PER_MM2 * px_per_mm ** 2:
+        return None
+    return _lit_median(lab[table])
 
 
 def _lit_median(pixels: np.ndarray) -> np.ndarray:
@@ -266,7 +303,7 @@ def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """At each pixel: how far (ΔE) the mean colour of the patch centred there lies from the table's mean
     in the square around it, both over `seen` pixels only; the two means (Lab); and where both are seen
-    enough to tell."""
+    enough to tell; and where the patch alone is."""
     inner = int(round(PATCH_SIDES * side_px)) | 1
     outer = int(round(AROUND_SIDES * side_px)) | 1
     weight = seen.astype(np.float32)
@@ -281,8 +318,9 @@ def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
     patch = s_in / np.maximum(n_in, 1.0)[..., None]
     around = (s_all - s_in) / np.maximum(n_around, 1.0)[..., None]
     contrast = np.linalg.norm(patch - around, axis=-1)
-    usable = seen & (n_in >= MIN_PATCH_SEEN * inner ** 2) & (n_around >= MIN_AROUND_SEEN * (outer ** 2 - inner ** 2))
-    return contrast, patch, around, usable
+    patch_seen = seen & (n_in >= MIN_PATCH_SEEN * inner ** 2)
+    usable = patch_seen & (n_around >= MIN_AROUND_SEEN * (outer ** 2 - inner ** 2))
+    return contrast, patch, around, usable, patch_seen
 
 
 def _not_shade(patch: np.ndarray, patch_hue: np.ndarray, around: np.ndarray) -> np.ndarray:
