@@ -40,10 +40,11 @@ MIN_PATCH_SEEN, MIN_AROUND_SEEN = 0.5, 0.3  # the shares of each that must be ta
 GREY_MARGIN_MM = 4.0  # the rims of walls and towers blend into the table this far
 # A courtyard of four towers seen steeply shows too little table for any patch in it to have MIN_AROUND_SEEN of the
 # table around: its patches are judged against the table seen within NEAR_COURTYARD_MM around it (at least
-# MIN_NEAR_TABLE_PX_PER_MM2 mm² of it). Fresh 14300-005 (dark wood, 34°, a dim olive-yellow keep): 1,326 of its
-# courtyard's 8,406 px were table, none of them with enough around; the courtyard was read unclaimed (yellow 4 for 8).
+# MIN_NEAR_TABLE_MM2 of it). Fresh 14300-005 (dark wood, 34°, a dim olive-yellow keep): 1,326 of its courtyard's
+# 8,406 mm² were table, none of it with enough around; the courtyard was read unclaimed (yellow 4 for 8). So was
+# fresh 14500-002's (a yellow keep filling a small courtyard on a pink table at 36°). Both are now exact.
 NEAR_COURTYARD_MM = 60.0
-MIN_NEAR_TABLE_PX_PER_MM2 = 400.0
+MIN_NEAR_TABLE_MM2 = 400.0
 # A keep stands out from the table around it this much more than the table's most distinct patches
 # outside the courtyards do (their TEXTURE_PERCENTILE, shadows left out), and at least MIN_CONTRAST (CIELAB ΔE):
 # on plain tables under soft light patches of ΔE 4–5 stand out from the table's 2 (light pooling by the walls,
@@ -189,11 +190,11 @@ def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndar
 
 def _table_near(lab: np.ndarray, seen: np.ndarray, courtyard: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """The table's typical colour (Lab, `_lit_median`) seen within NEAR_COURTYARD_MM of a `courtyard` (mask),
-    outside it; None where fewer than MIN_NEAR_TABLE_SIDES keep sides² of it are seen."""
+    outside it; None where less than MIN_NEAR_TABLE_MM2 of it is seen."""
     reach = int(round(2 * NEAR_COURTYARD_MM * px_per_mm)) | 1
     near = cv2.dilate(courtyard.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
     table = seen & near & ~courtyard
-    if np.count_nonzero(table) < MIN_NEAR_TABLE_PX_PER_MM2 * px_per_mm ** 2:
+    if np.count_nonzero(table) < MIN_NEAR_TABLE_MM2 * px_per_mm ** 2:
         return None
     return _lit_median(lab[table])
 
@@ -300,7 +301,7 @@ def _keeps_reach(view: TableView, region: Region, keeps_mm: Sequence[Sequence[fl
 
 
 def _patch_contrast(lab: np.ndarray, seen: np.ndarray, side_px: float
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """At each pixel: how far (ΔE) the mean colour of the patch centred there lies from the table's mean
     in the square around it, both over `seen` pixels only; the two means (Lab); and where both are seen
     enough to tell; and where the patch alone is."""
