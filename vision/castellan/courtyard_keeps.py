@@ -191,12 +191,19 @@ def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndar
 def _table_near(lab: np.ndarray, seen: np.ndarray, courtyard: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """The table's typical colour (Lab, `_lit_median`) seen within NEAR_COURTYARD_MM of a `courtyard` (mask),
     outside it; None where less than MIN_NEAR_TABLE_MM2 of it is seen."""
-    reach = int(round(2 * NEAR_COURTYARD_MM * px_per_mm)) | 1
-    near = cv2.dilate(courtyard.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
-    table = seen & near & ~courtyard
+    radius = int(round(NEAR_COURTYARD_MM * px_per_mm))
+    ys, xs = np.nonzero(courtyard)
+    if not len(xs):
+        return None
+    # Only the courtyard's box grown by the reach is looked at: a wide kernel over the whole castle costs tens of ms.
+    window = (slice(max(0, ys.min() - radius), ys.max() + radius + 1),
+              slice(max(0, xs.min() - radius), xs.max() + radius + 1))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
+    near = cv2.dilate(courtyard[window].astype(np.uint8), disc) > 0
+    table = seen[window] & near & ~courtyard[window]
     if np.count_nonzero(table) < MIN_NEAR_TABLE_MM2 * px_per_mm ** 2:
         return None
-    return _lit_median(lab[table])
+    return _lit_median(lab[window][table])
 
 
 def _lit_median(pixels: np.ndarray) -> np.ndarray:
