@@ -769,6 +769,12 @@ def _table_like(chroma: np.ndarray, level: np.ndarray) -> np.ndarray:
     """Pixels of the commonest chromaticity (the table's) and not far brighter than the table: plastic lit
     in the table's own hue stands apart by its lit tops."""
     like = np.linalg.norm(chroma - _commonest(chroma), axis=1) <= CAST_TABLE_DISTANCE
+    return _not_far_brighter(like, level)
+
+
+def _not_far_brighter(like: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """The pixels `like` the table that are not CAST_BRIGHTER_THAN_TABLE times brighter than such pixels' median
+    (`level`): plastic lit in the table's hue stands apart by its lit tops."""
     return like & (level <= CAST_BRIGHTER_THAN_TABLE * np.median(level[like]))
 
 
@@ -780,9 +786,7 @@ def _of_the_tables_pattern(chroma: np.ndarray, level: np.ndarray, lit: np.ndarra
     bins = np.clip((chroma * CAST_BINS).astype(int), 0, CAST_BINS - 1)
     everywhere = _chromaticities_everywhere(bins.reshape(*shape, 2), lit.reshape(shape))
     pattern = lit & everywhere[bins[:, 0], bins[:, 1]]
-    if not pattern.any():
-        return pattern
-    return pattern & (level <= CAST_BRIGHTER_THAN_TABLE * np.median(level[pattern]))
+    return _not_far_brighter(pattern, level) if pattern.any() else pattern
 
 
 def _chromaticities_everywhere(bins: np.ndarray, lit: np.ndarray) -> np.ndarray:

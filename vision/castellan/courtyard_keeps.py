@@ -149,8 +149,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         if not table.any():
             continue
         if not (usable & mask).any():  # no patch with the table around it: the table nearby tells
-            keep = _keep_in_a_crowded_courtyard(image, region, lab, seen, mask, patch, patch_seen, detached, level,
-                                                texture, side_px)
+            keep = _keep_in_a_crowded_courtyard(image, region, lab, seen, mask, patch, patch_hue, patch_seen, detached,
+                                                level, texture, side_px)
             found.extend([keep] if keep is not None else [])
             continue
         typical = _lit_median(lab[table])
@@ -174,8 +174,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
 
 
 def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndarray, seen: np.ndarray,
-                                 courtyard: np.ndarray, patch: np.ndarray, patch_seen: np.ndarray,
-                                 detached: np.ndarray, level: float, texture: float,
+                                 courtyard: np.ndarray, patch: np.ndarray, patch_hue: np.ndarray,
+                                 patch_seen: np.ndarray, detached: np.ndarray, level: float, texture: float,
                                  side_px: float) -> CourtyardKeep | None:
     """The keep in a `courtyard` (mask) no patch of which has enough table around it to be told from
     (`_patch_contrast`): its patches seen enough (`patch_seen`) are judged against the table seen within
@@ -184,7 +184,7 @@ def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndar
     if typical is None:
         return None
     hill = np.linalg.norm(patch - typical, axis=-1)
-    lit_here = _not_shade(patch, _hue(patch), typical) | detached
+    lit_here = _not_shade(patch, patch_hue, typical) | detached
     return _keep_in(image, region, hill, lit_here, patch_seen & courtyard, level, texture, side_px, by_pattern=False)
 
 
