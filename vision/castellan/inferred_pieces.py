@@ -19,6 +19,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import PixelClasses, keeps_apart
+from tablesight.vision.castellan.corner_towers import towers_where_walls_turn
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.hidden_towers import (
@@ -59,6 +60,7 @@ MAX_WITNESS_MISFITS = 0.25
 # A tower found only once holes in the grey were filled (`carving.glints_filled`) has this much of its top filled in:
 # the hole in its middle (fresh 13800-023), not specks along the walls around it.
 MIN_GLINT_IN_TOP_MM2 = 56.0  # half the largest hole filled (GLINT_MM2)
+MAX_TURNING_ROUNDS = 3  # towers inferred where walls turn, then where the walls they hold turn, ...
 
 
 @dataclass(frozen=True)
@@ -284,6 +286,22 @@ class PieceInference:
                            if np.hypot(*(p - tower.position)) < meet)
             new.append((tower, ending))
         self._join_towers(new, wall_solid, region, planes, reading)
+
+    def add_towers_where_walls_turn(self, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
+                                    reading: PhotoReading) -> None:
+        """Towers the carving lost where open walls end and a wall not read yet leaves across them (see
+        `towers_where_walls_turn`), each named in the notes; again from the towers added, whose own walls may
+        end open where another such tower stands."""
+        dims = self.profile.dimensions
+        for _ in range(MAX_TURNING_ROUNDS):
+            axis = castle_axis(reading.towers, dims, wall_solid, region)
+            new = towers_where_walls_turn(reading.towers, reading.walls, wall_solid, region, dims, axis, planes.cover)
+            if not new:
+                return
+            for tower, _ending in new:
+                reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was inferred where a wall ends "
+                                     f"and another leaves across it (walls only join towers) — check it")
+            self._join_towers(new, wall_solid, region, planes, reading)
 
     def _join_towers(self, new: list[tuple[TowerReading, tuple[int, ...]]], wall_solid: np.ndarray, region: Region,
                      planes: KeepPlanes, reading: PhotoReading) -> None:

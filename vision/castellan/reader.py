@@ -527,6 +527,7 @@ class CastellanReader:
                     filled = carve(view, grey, tops, region) & ~card
                     self.inference.add_towers_at_open_ends(filled, solid, region, planes, reading,
                                                            filled & ~tower_solid)
+                self.inference.add_towers_where_walls_turn(solid, region, planes, reading)
         return planes, solid
 
     def _read_walls(self, solid: np.ndarray, region: Region, planes: KeepPlanes, reading: PhotoReading,

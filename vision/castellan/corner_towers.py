@@ -1,0 +1,114 @@
+"""Towers unseen where an open wall ends and another wall, not read yet, leaves that point across it.
+
+Walls are read from the towers' sockets, so a tower the carving loses takes with it the walls that only it
+holds. On a table nearly the grey of the pieces, only the pieces' lit tops stand out from the table: a tower's
+top shows as a ring of merlons no wider than the walls it holds, and is not carved as a tower (fresh 14500-020,
+a blue-grey cloth: the corner tower of two long walls, each open at its far end, lost with both). The wall that
+reached it is read as open there. Walls only join towers (C1): a wall body leaving that point across the open
+wall (a corner or a T), joined to it through the point, is another wall sitting in the same tower. The tower is
+inferred there, its sockets read, and it is named in the notes for a player to check. A gap left for a tower
+between two walls' ends shows the table there, and no tower is inferred (`JOINED_SHARE`). Open walls meeting
+each other at a point are `hidden_towers`' to judge.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.walls import KeepCover, WallReading, find_walls, meeting_distance
+from tablesight.vision.table_view import Region
+
+ACROSS_COSINE = math.cos(math.radians(45))  # a wall this far from in line with the open wall leaves across it
+# Of the steps through the point from the open wall's end to the leaving wall's start, this share seen solid: a
+# tower joins them. Where two open walls end at a gap left for a tower, the table shows there (sample 059, a
+# striped table: 0-8 % seen; the lost corner towers of fresh 14500-020, 77-100 %).
+JOINED_SHARE = 0.8
+SIDE_OFFSETS_MM = np.array([-2.0, 0.0, 2.0])  # three rays this far apart (mm) across the path, any one solid counts
+
+
+def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
+                            region: Region, dims: PieceDimensions, axis: float,
+                            cover: KeepCover | None = None) -> list[tuple[TowerReading, tuple[int, ...]]]:
+    """Towers (inferred) where open walls end and the carved wall `solid` shows a wall leaving across them that no
+    wall read runs along, the solid joining them through the point; each with the open walls (indices) ending in
+    it."""
+    found: list[tuple[TowerReading, tuple[int, ...]]] = []
+    meet = meeting_distance(dims)
+    for point, members in _open_ends(walls, meet):
+        standing = towers + [tower for tower, _ in found]
+        if any(math.dist(point, t.position) < dims.tower_diameter for t in standing):
+            continue
+        candidate = TowerReading(float(point[0]), float(point[1]), dims.tower_radius, inferred=True,
+                                 behind_keep=False)
+        leaving = find_walls(standing + [candidate], solid, region, dims, axis, cover=cover, only={len(standing)})
+        # The open walls ending there, each as the direction it runs in, and the walls read from the candidate that
+        # leave across all of them and are not the body of a wall read already.
+        runs = [_unit(np.asarray(walls[i].open_point) - towers[walls[i].start].position) for i in members]
+        ends = [_far_end(wall, standing, point) for wall in leaving]
+        across = [_unit(end - point) for end in ends
+                  if all(abs(float(_unit(end - point) @ run)) < ACROSS_COSINE for run in runs)
+                  and not _along_a_wall_read(point, end, towers, walls, dims)]
+        if any(_joined_share(point, -run, way, solid, region, dims) >= JOINED_SHARE for run in runs for way in across):
+            found.append((candidate, tuple(members)))
+    return found
+
+
+def _joined_share(point: np.ndarray, a: np.ndarray, b: np.ndarray, solid: np.ndarray, region: Region,
+                  dims: PieceDimensions) -> float:
+    """Share of the steps (1 mm) from a tower's surface in direction `a` to its surface in direction `b`, through
+    its centre `point`, seen solid on any of three rays 2 mm apart: a tower there joins the walls leaving it those
+    ways (its top at least carved along its walls' line); a gap left for a tower shows the table."""
+    steps = np.arange(0.0, dims.tower_radius + 0.5, 1.0)
+    seen = []
+    for direction in (a, b):
+        normal = np.array([-direction[1], direction[0]])
+        rays = point + np.outer(steps, direction)[None] + SIDE_OFFSETS_MM[:, None, None] * normal
+        seen.append(region.sample(solid, rays).astype(bool).any(axis=0))
+    return float(np.concatenate(seen).mean())
+
+
+def _open_ends(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:
+    """Open walls grouped by where their missing towers would stand."""
+    groups: list[list[int]] = []
+    for i, wall in enumerate(walls):
+        if wall.end is not None:
+            continue
+        group = next((g for g in groups if math.dist(wall.open_point, walls[g[0]].open_point) < meet_mm), None)
+        if group is None:
+            groups.append([i])
+        else:
+            group.append(i)
+    return [(np.mean([walls[i].open_point for i in g], axis=0), g) for g in groups]
+
+
+def _far_end(wall: WallReading, towers: list[TowerReading], point: np.ndarray) -> np.ndarray:
+    """The end of a wall read from the tower at `point` away from it: the tower it reaches, or its open point."""
+    if wall.end is None:
+        return np.asarray(wall.open_point, float)
+    ends = [np.asarray(towers[i].position, float) for i in (wall.start, wall.end) if i < len(towers)]
+    return max(ends, key=lambda end: math.dist(end, point))
+
+
+def _along_a_wall_read(start: np.ndarray, end: np.ndarray, towers: list[TowerReading], walls: list[WallReading],
+                       dims: PieceDimensions) -> bool:
+    """Whether the middle of a run from `start` to `end` lies on a wall already read (a wall passing the open end:
+    the run found is that wall's body, not another wall in the same tower)."""
+    middle = (start + end) / 2
+    reach = dims.wall_thickness / 2 + dims.tower_radius
+    for wall in walls:
+        a = np.asarray(towers[wall.start].position, float)
+        b = np.asarray(wall.open_point if wall.end is None else towers[wall.end].position, float)
+        run = b - a
+        along = float(np.clip((middle - a) @ run / max(float(run @ run), 1e-9), 0.0, 1.0))
+        if math.dist(middle, a + along * run) < reach:
+            return True
+    return False
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    vector = np.asarray(vector, float)
+    return vector / max(float(np.linalg.norm(vector)), 1e-9)
