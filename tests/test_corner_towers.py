@@ -1,26 +1,12 @@
 """Towers the carving lost where an open wall ends and another wall leaves across it (`corner_towers`)."""
 
-import cv2
 import numpy as np
+from drawn_footprints import REGION, footprint
 
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.corner_towers import towers_where_walls_turn
 from tablesight.vision.castellan.towers import find_towers
 from tablesight.vision.castellan.walls import find_walls
-from tablesight.vision.table_view import Region
-
-REGION = Region(0.0, 0.0, 400.0, 300.0, 2.0)
-
-
-def footprint(towers, walls) -> np.ndarray:
-    """A carved solid: discs of a tower's width where towers were carved, strips of a wall's width."""
-    mask = np.zeros(REGION.size[::-1], np.uint8)
-    for a, b in walls:
-        pa, pb = (tuple(int(v) for v in REGION.to_pixels(p)) for p in (a, b))
-        cv2.line(mask, pa, pb, 1, int(DIMS.wall_thickness * REGION.px_per_mm))
-    for t in towers:
-        cv2.circle(mask, tuple(int(v) for v in REGION.to_pixels(t)), int(DIMS.tower_radius * REGION.px_per_mm), 1, -1)
-    return mask.astype(bool)
 
 
 def read(solid):
