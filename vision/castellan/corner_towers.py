@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from tablesight.scoring.castellan.pieces import PieceDimensions
+from tablesight.vision.castellan.hidden_towers import open_wall_meetings
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.walls import KeepCover, WallReading, find_walls, meeting_distance
 from tablesight.vision.table_view import Region
@@ -40,7 +41,7 @@ def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading]
     it."""
     found: list[tuple[TowerReading, tuple[int, ...]]] = []
     meet = meeting_distance(dims)
-    for point, members in _open_ends(walls, meet):
+    for point, members in open_wall_meetings(walls, meet):
         standing = towers + [tower for tower, _ in found]
         if any(math.dist(point, t.position) < dims.tower_diameter for t in standing):
             continue
@@ -71,20 +72,6 @@ def _joined_share(point: np.ndarray, a: np.ndarray, b: np.ndarray, solid: np.nda
         rays = point + np.outer(steps, direction)[None] + SIDE_OFFSETS_MM[:, None, None] * normal
         seen.append(region.sample(solid, rays).astype(bool).any(axis=0))
     return float(np.concatenate(seen).mean())
-
-
-def _open_ends(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:
-    """Open walls grouped by where their missing towers would stand."""
-    groups: list[list[int]] = []
-    for i, wall in enumerate(walls):
-        if wall.end is not None:
-            continue
-        group = next((g for g in groups if math.dist(wall.open_point, walls[g[0]].open_point) < meet_mm), None)
-        if group is None:
-            groups.append([i])
-        else:
-            group.append(i)
-    return [(np.mean([walls[i].open_point for i in g], axis=0), g) for g in groups]
 
 
 def _far_end(wall: WallReading, towers: list[TowerReading], point: np.ndarray) -> np.ndarray:

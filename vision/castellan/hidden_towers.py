@@ -63,7 +63,7 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
     body is not enough: the reader keeps such a tower only where the board with it breaks fewer rules."""
     dims = profile.dimensions
     found = []
-    for point, members in _meeting_points(walls, meeting_distance(dims)):
+    for point, members in open_wall_meetings(walls, meeting_distance(dims)):
         ending = len({walls[i].start for i in members})
         if ending < min_walls:
             continue
@@ -88,7 +88,7 @@ def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading]
     meet = meeting_distance(dims)
     seen = _seen_whole(seen)
     found = []
-    for point, members in _meeting_points(walls, meet):
+    for point, members in open_wall_meetings(walls, meet):
         if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
             continue
         near = [t for t in seen if math.dist(point, t.position) < meet]
@@ -193,7 +193,7 @@ def _extra_reach(keep: KeepReading) -> float:
     return keep.lean_span_mm / 2 if keep.double else 0.0
 
 
-def _meeting_points(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:
+def open_wall_meetings(walls: list[WallReading], meet_mm: float) -> list[tuple[np.ndarray, list[int]]]:
     """Open walls grouped by where their missing towers would stand."""
     groups: list[list[int]] = []
     for i, w in enumerate(walls):
