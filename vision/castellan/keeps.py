@@ -37,8 +37,8 @@ CARVE_HULL_SIDES = (0.5, 4.0)
 # face washed out to the table's cream: their colour a "C" filling 0.52-0.58 of its hull. At 0.45, over 384 photos
 # (the samples and ten fresh sets) that photo is exact, and sample 042 carves a light green check's patch (0.55) as
 # a keep (its scores already wrong there). No photo's scores read worse (with `corner_towers`, same run); a
-# patterned table's patch was carved as a keep in fresh 14200-005 and 023 (both already wrong), three more keeps
-# found in 14100-009.
+# patterned table's patch was carved as a keep in fresh 14200-023 (already wrong), three more keeps found in
+# 14100-009.
 CARVE_SOLIDITY = 0.45
 # ... or this share, for the table's own keep colours: where a keep's faces are of the table's shades (blue keeps
 # on a check of two blues), only its outline steps from the table, a ring about a keep's size (fresh 6969-026: 7 of
