@@ -1994,7 +1994,7 @@ def test_a_gap_a_sliver_crosses_diagonally_shows_in_the_middle_of_a_run_but_a_wa
     """Fresh 13900-029: two open short walls meeting at a tower's gap, seen tilted: one wall end's lean reaches
     across the gap as a thin sliver, crossing each of the profile's three rays at a different step. On any ray the
     gap is 1 mm; on most of them it is the gap, which a merlon's shade across a wall's whole width is not."""
-    from tablesight.vision.castellan.walls import _gap_in_middle, _profile, middle_gap_mm
+    from tablesight.vision.castellan.walls import _gap_in_middle, middle_gap_mm, solid_along
 
     a, b = (100.0, 150.0), (228.0, 150.0)  # towers a long span apart
 
@@ -2010,7 +2010,7 @@ def test_a_gap_a_sliver_crosses_diagonally_shows_in_the_middle_of_a_run_but_a_wa
 
     bridged = solid(10.0, sliver=True)
     r = DIMS.tower_radius
-    assert _gap_in_middle(_profile(bridged, REGION, np.array(a), np.array([1.0, 0.0]), r + 2, 128 - r - 2)) <= 2
+    assert _gap_in_middle(solid_along(bridged, REGION, np.array(a), np.array([1.0, 0.0]), r + 2, 128 - r - 2)) <= 2
     assert middle_gap_mm(bridged, REGION, a, b, DIMS) >= 5
     assert middle_gap_mm(solid(3.0, sliver=False), REGION, a, b, DIMS) < 5  # a merlon's 3 mm shade
     assert middle_gap_mm(solid(0.0, sliver=False), REGION, a, b, DIMS) == 0

@@ -17,10 +17,11 @@ import math
 
 import numpy as np
 
+from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.hidden_towers import open_wall_meetings
 from tablesight.vision.castellan.towers import TowerReading
-from tablesight.vision.castellan.walls import KeepCover, WallReading, find_walls, meeting_distance
+from tablesight.vision.castellan.walls import KeepCover, WallReading, find_walls, meeting_distance, solid_along
 from tablesight.vision.table_view import Region
 
 ACROSS_COSINE = math.cos(math.radians(45))  # a wall this far from in line with the open wall leaves across it
@@ -30,7 +31,6 @@ ACROSS_COSINE = math.cos(math.radians(45))  # a wall this far from in line with 
 # photo still misses it. Without this check, fresh 14600-019 gained a false tower where its candidates are seen
 # 46-73 %.
 JOINED_SHARE = 0.8
-SIDE_OFFSETS_MM = np.array([-2.0, 0.0, 2.0])  # three rays this far apart (mm) across the path, any one solid counts
 
 
 def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
@@ -51,7 +51,7 @@ def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading]
         # The open walls ending there, each as the direction it runs in, and the walls read from the candidate that
         # leave across all of them and are not the body of a wall read already.
         runs = [_unit(np.asarray(walls[i].open_point) - towers[walls[i].start].position) for i in members]
-        ends = [_far_end(wall, standing, point) for wall in leaving]
+        ends = [_end_away(wall, standing) for wall in leaving]
         across = [_unit(end - point) for end in ends
                   if all(abs(float(_unit(end - point) @ run)) < ACROSS_COSINE for run in runs)
                   and not _along_a_wall_read(point, end, towers, walls, dims)]
@@ -63,39 +63,26 @@ def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading]
 def _joined_share(point: np.ndarray, a: np.ndarray, b: np.ndarray, solid: np.ndarray, region: Region,
                   dims: PieceDimensions) -> float:
     """Share of the steps (1 mm) from a tower's surface in direction `a` to its surface in direction `b`, through
-    its centre `point`, seen solid on any of three rays 2 mm apart: a tower there joins the walls leaving it those
-    ways (its top at least carved along its walls' line); a gap left for a tower shows the table."""
-    steps = np.arange(0.0, dims.tower_radius + 0.5, 1.0)
-    seen = []
-    for direction in (a, b):
-        normal = np.array([-direction[1], direction[0]])
-        rays = point + np.outer(steps, direction)[None] + SIDE_OFFSETS_MM[:, None, None] * normal
-        seen.append(region.sample(solid, rays).astype(bool).any(axis=0))
-    return float(np.concatenate(seen).mean())
+    its centre `point`, seen solid (`walls.solid_along`: on any of three rays 2 mm apart): a tower there joins the
+    walls leaving it those ways (its top at least carved along its walls' line); a gap left for a tower shows the
+    table."""
+    reach = dims.tower_radius + 0.5
+    return float(np.concatenate([solid_along(solid, region, point, d, 0.0, reach) for d in (a, b)]).mean())
 
 
-def _far_end(wall: WallReading, towers: list[TowerReading], point: np.ndarray) -> np.ndarray:
-    """The end of a wall read from the tower at `point` away from it: the tower it reaches, or its open point."""
-    if wall.end is None:
-        return np.asarray(wall.open_point, float)
-    ends = [np.asarray(towers[i].position, float) for i in (wall.start, wall.end) if i < len(towers)]
-    return max(ends, key=lambda end: math.dist(end, point))
+def _end_away(wall: WallReading, towers: list[TowerReading]) -> np.ndarray:
+    """Where a wall read from a tower ends away from it: the tower it reaches, or its open point."""
+    return np.asarray(wall.open_point if wall.end is None else towers[wall.end].position, float)
 
 
 def _along_a_wall_read(start: np.ndarray, end: np.ndarray, towers: list[TowerReading], walls: list[WallReading],
                        dims: PieceDimensions) -> bool:
     """Whether the middle of a run from `start` to `end` lies on a wall already read (a wall passing the open end:
     the run found is that wall's body, not another wall in the same tower)."""
-    middle = (start + end) / 2
+    middle = tuple((start + end) / 2)
     reach = dims.wall_thickness / 2 + dims.tower_radius
-    for wall in walls:
-        a = np.asarray(towers[wall.start].position, float)
-        b = np.asarray(wall.open_point if wall.end is None else towers[wall.end].position, float)
-        run = b - a
-        along = float(np.clip((middle - a) @ run / max(float(run @ run), 1e-9), 0.0, 1.0))
-        if math.dist(middle, a + along * run) < reach:
-            return True
-    return False
+    return any(point_segment_distance(middle, towers[wall.start].position, tuple(_end_away(wall, towers))) < reach
+               for wall in walls)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

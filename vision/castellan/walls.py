@@ -132,11 +132,11 @@ def _axis_from_edges(solid: np.ndarray) -> float:
 
 
 def _steps(start: float, stop: float) -> np.ndarray:
-    """The distances (mm) along a ray that `_profile` samples: every STEP_MM from `start`, short of `stop`."""
+    """The distances (mm) along a ray that `solid_along` samples: every STEP_MM from `start`, short of `stop`."""
     return np.arange(start, stop, STEP_MM)
 
 
-def _profile(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float,
+def solid_along(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float,
              least_rays: int = 1) -> np.ndarray:
     """Solid or not along a ray, 1 mm steps (`_steps`), tolerant of ±2 mm sideways misalignment: solid where at
     least `least_rays` of three parallel rays are."""
@@ -151,12 +151,12 @@ def _profile(solid: np.ndarray, region: Region, origin, direction, start: float,
 def middle_gap_mm(solid: np.ndarray, region: Region, a, b, dims: PieceDimensions) -> float:
     """The longest stretch (mm) in the middle third of the run between two tower centres `a` and `b` where the
     solid spans less than two of its three rays. A tilted camera sees a wall's end lean across a gap as a thin
-    sliver crossing each ray at a different step, which `_profile`'s any-ray tolerance takes for a wall all the way
+    sliver crossing each ray at a different step, which `solid_along`'s any-ray tolerance takes for a wall all the way
     (fresh 13900-029: two open short walls meeting at a gap, 1 mm of it seen empty on any ray, 6 mm on most)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     span = float(np.linalg.norm(b - a))
     r = dims.tower_radius
-    return _gap_in_middle(_profile(solid, region, a, (b - a) / max(span, 1e-9), r + 2, span - r - 2, least_rays=2))
+    return _gap_in_middle(solid_along(solid, region, a, (b - a) / max(span, 1e-9), r + 2, span - r - 2, least_rays=2))
 
 
 def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, dims: PieceDimensions,
@@ -197,7 +197,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     r, found = dims.tower_radius, []
     for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
-        covered = _profile(hidden, region, origin, (target - origin) / span, r + 2, span - r - 2)
+        covered = solid_along(hidden, region, origin, (target - origin) / span, r + 2, span - r - 2)
         keep_by = bool(np.any(np.linalg.norm(keep_centres - (origin + target) / 2, axis=1) < BESIDE_KEEP_MM))
         if _hidden_enough(covered, keep_by):
             found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
@@ -220,7 +220,7 @@ def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region
         if kind == "long" and _tower_along(positions, origin, direction, dims.centre_spacing("short"), i,
                                            (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is not None:
             continue
-        body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        body = solid_along(solid, region, origin, direction, r + 2, span - r - 2)
         if not len(body) or not HALF_SEEN <= body.mean() < FILLED or (kind == "long" and _gap_in_middle(body) >= r):
             continue
         found.append(WallReading(kind, i, j, None, float(body.mean()), half_seen=True))
@@ -296,13 +296,13 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
         target = positions[j]
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
-        body = _profile(solid, region, origin, direction, r + 2, span - r - 2)
+        body = solid_along(solid, region, origin, direction, r + 2, span - r - 2)
         seen, middle_hidden = body, False
         if cover is not None and len(body):
-            covered = _profile(cover.walls, region, origin, direction, r + 2, span - r - 2)
+            covered = solid_along(cover.walls, region, origin, direction, r + 2, span - r - 2)
             middle_hidden = kind == "long" and _middle_hidden(covered, r + 2, span - r - 2, r)
             if kind == "long":
-                seen = body | _profile(cover.gaps, region, origin, direction, r + 2, span - r - 2)
+                seen = body | solid_along(cover.gaps, region, origin, direction, r + 2, span - r - 2)
             if (~covered).sum() >= MIN_VISIBLE * len(body):
                 body = body[~covered]
         if kind == "long" and _gap_in_middle(seen) >= r:
@@ -324,7 +324,7 @@ def _read_socket(i, origin, d, positions, solid, region, dims, r, short, long_, 
 
 
 def _middle_hidden(covered: np.ndarray, start: float, stop: float, radius: float) -> bool:
-    """Whether keeps hide MIDDLE_HIDDEN of a wall's body between two towers (`covered`: `_profile` from `start` to
+    """Whether keeps hide MIDDLE_HIDDEN of a wall's body between two towers (`covered`: `solid_along` from `start` to
     `stop`, as far from each tower's centre) within `radius` of its middle, where a tower splitting it into two
     short walls would stand."""
     middle = covered[np.abs(_steps(start, stop) - (start + stop) / 2) <= radius]
@@ -498,7 +498,7 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     for turn in sorted(np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9), key=abs):  # along the axis first
         c, s = math.cos(turn), math.sin(turn)
         ray_d = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
-        run = _bridged_run(_profile(solid, region, origin, ray_d, start, stop), max_gap)
+        run = _bridged_run(solid_along(solid, region, origin, ray_d, start, stop), max_gap)
         if run > best_run:
             best_run, best_d = run, ray_d
         if turn == 0.0 and run < OPEN_WALL_SEEN_MM:
@@ -506,7 +506,7 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     if best_run < OPEN_WALL_SEEN_MM and shift_mm:
         normal = np.array([-d[1], d[0]])
         for shift in (-shift_mm, shift_mm):
-            run = _bridged_run(_profile(solid, region, np.asarray(origin) + shift * normal, d, start, stop), max_gap)
+            run = _bridged_run(solid_along(solid, region, np.asarray(origin) + shift * normal, d, start, stop), max_gap)
             if run > best_run:
                 best_run = run
     return best_run, best_d
@@ -596,7 +596,8 @@ def _past_unseen_start(i: int, origin: np.ndarray, d: np.ndarray, solid: np.ndar
                        dims: PieceDimensions, bridge_mm: float) -> WallReading | None:
     """The open wall from tower `i`'s socket along `d` seen only past an unseen start, or None."""
     start = dims.tower_radius + 2
-    profile = _profile(solid, region, origin, d, start, dims.tower_radius + dims.long_wall_length + dims.tower_radius)
+    profile = solid_along(solid, region, origin, d, start,
+                          dims.tower_radius + dims.long_wall_length + dims.tower_radius)
     runs = _bridged_runs(profile, bridge_mm)
     if not runs:
         return None
