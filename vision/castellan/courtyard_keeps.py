@@ -151,7 +151,8 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         if not (usable & mask).any():  # no patch with the table around it: the table nearby tells
             keep = _keep_in_a_crowded_courtyard(image, region, lab, seen, mask, patch, patch_hue, patch_seen, detached,
                                                 level, texture, side_px)
-            found.extend([keep] if keep is not None else [])
+            if keep is not None:
+                found.append(keep)
             continue
         typical = _lit_median(lab[table])
         lit_here = lit & (_not_shade(patch, patch_hue, typical) | detached)
