@@ -519,3 +519,26 @@ def test_two_open_short_walls_at_a_gap_a_sliver_bridges_are_not_read_as_a_long_w
     counts = _scores_right_with_note("open-short-walls-at-a-gap-bridged-by-a-sliver.jpg",
                                      "read as two open short walls meeting at a tower's gap")
     assert counts["long"]["fp"] == 0 and counts["short"]["fn"] == 0
+
+
+def test_a_tower_lost_in_a_long_walls_run_is_inferred_where_its_third_wall_leaves_the_middle():
+    """Sample 004 (30° tilt, a grey castle on a grey table): the tower at (828, 736) holding short walls left, right
+    and down showed only as a bump on its walls, so the run read as one long wall and the third wall, held by no tower
+    read, not at all. Its body leaving the run's middle across it is the tee's third wall: the tower is inferred
+    there, the run read as two short walls, and the third wall read from it."""
+    counts, reading = _read_against_truth(SAMPLES / "photo-004.jpg")
+    assert any("leaves the middle of a long wall's run" in n for n in reading.notes)
+    assert any(t.inferred and math.dist(t.position, (828, 736)) < 12 for t in reading.towers)
+    assert not any(w.kind == "long" and math.dist(midpoint(*reading.board.wall_endpoints(w)), (828, 736)) < 12
+                   for w in reading.board.walls)
+
+
+def test_a_tower_and_its_third_wall_behind_a_keep_split_the_long_wall_read_through_them():
+    """Sample 020 (29° tilt, wood): a red keep hides the tower at (-21, 909) and the short wall leaving it towards
+    the tower at (9, 855): the run through it read as a long wall, red and yellow each two short. Read so, the
+    castle has one long wall more than its two boxes hold: the run whose middle a keep hides is split by a tower
+    inferred there, and the wall to the tower a span away is inferred behind the keep."""
+    _, reading = _read_against_truth(SAMPLES / "photo-020.jpg")
+    assert score_board(reading.board).scores == score_board(_truth(SAMPLES / "photo-020.jpg")).scores
+    assert any("hidden behind a keep in the middle of a long wall's run" in n for n in reading.notes)
+    assert any("it joins that tower a span away" in n for n in reading.notes)

@@ -9,11 +9,16 @@ the open wall (a corner or a T), joined to it through the point, is another wall
 tower is inferred there, its sockets read, and it is named in the notes for a player to check. A gap left for a
 tower between two walls' ends shows the table there, and no tower is inferred (`JOINED_SHARE`). Open walls meeting
 each other at a point are `hidden_towers`' to judge.
+
+A tower lost so in the middle of two short walls in line takes no wall with it: the walls either side read as one long
+wall through it. A wall body leaving that middle across the run (a T) is then the third wall held by a tower there
+(sample 004, a grey castle on a grey table: the run read long, the T's wall not read at all).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +36,11 @@ ACROSS_COSINE = math.cos(math.radians(45))  # a wall this far from in line with 
 # photo still misses it. Without this check, fresh 14600-019 gained a false tower where its candidates are seen
 # 46-73 %.
 JOINED_SHARE = 0.8
+# A wall leaving a long wall's middle is a strip of a wall's width with the table beside it: a wall's thickness from
+# its line (three rays 8-12 mm out in the nominal set), solid or a keep in front along at most this share of it. A
+# broad patch carved as solid is solid there too, and a strip of a courtyard's floor between two keeps, its shade
+# taken for plastic (fresh 14700-023), has keeps there.
+MAX_SIDE_SOLID = 0.5
 
 
 def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
@@ -58,6 +68,54 @@ def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading]
         if any(_joined_share(point, -run, way, solid, region, dims) >= JOINED_SHARE for run in runs for way in across):
             found.append((candidate, tuple(members)))
     return found
+
+
+@dataclass(frozen=True)
+class TeeTower:
+    """A tower inferred in the middle of a long wall's run, where a wall not read yet leaves it across."""
+
+    tower: TowerReading
+    long_wall: int  # index of the long wall it splits into two short walls
+    leaving: tuple[WallReading, ...]  # the walls leaving it across the run, read from it as tower index `leaving_from`
+    leaving_from: int
+
+
+def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
+                                        region: Region, dims: PieceDimensions, axis: float,
+                                        cover: KeepCover | None = None) -> list[TeeTower]:
+    """Towers (inferred) in the middle of long walls' runs, a short span from the tower each leaves, where the
+    carved wall `solid` shows a wall leaving across the run that no wall read runs along."""
+    found: list[TeeTower] = []
+    short = dims.centre_spacing("short")
+    beside = solid if cover is None else solid | cover.walls
+    for index, wall in enumerate(walls):
+        if wall.kind != "long":
+            continue
+        start = np.asarray(towers[wall.start].position, float)
+        run = _unit(_end_away(wall, towers) - start)
+        middle = start + short * run
+        if any(math.dist(middle, t.position) < dims.tower_diameter for t in towers):
+            continue
+        candidate = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True,
+                                 behind_keep=False)
+        leaving = find_walls(towers + [candidate], solid, region, dims, axis, cover=cover, only={len(towers)})
+        across = tuple(w for w in leaving if abs(float(_unit(_end_away(w, towers) - middle) @ run)) < ACROSS_COSINE
+                       and not _along_a_wall_read(middle, _end_away(w, towers), towers, walls, dims)
+                       and _table_beside(middle, _end_away(w, towers), beside, region, dims))
+        if across:
+            found.append(TeeTower(candidate, index, across, len(towers)))
+    return found
+
+
+def _table_beside(start: np.ndarray, end: np.ndarray, beside: np.ndarray, region: Region,
+                  dims: PieceDimensions) -> bool:
+    """Whether the table shows beside the run from a tower at `start` towards `end`: a wall's thickness either side
+    of its line, `beside` (solid, or a keep in front) on all three rays along at most MAX_SIDE_SOLID of it."""
+    way = _unit(end - start)
+    side = np.array([-way[1], way[0]]) * dims.wall_thickness
+    reach = float(np.linalg.norm(end - start)) - dims.tower_radius
+    return all(float(solid_along(beside, region, start + offset, way, dims.tower_radius + 2, reach,
+                                 least_rays=3).mean()) <= MAX_SIDE_SOLID for offset in (side, -side))
 
 
 def _joined_share(point: np.ndarray, a: np.ndarray, b: np.ndarray, solid: np.ndarray, region: Region,

@@ -19,7 +19,10 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.carving import PixelClasses, keeps_apart
-from tablesight.vision.castellan.corner_towers import towers_where_walls_turn
+from tablesight.vision.castellan.corner_towers import (
+    towers_where_walls_leave_long_walls,
+    towers_where_walls_turn,
+)
 from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.hidden_towers import (
@@ -182,6 +185,7 @@ class PieceInference:
             self.split_long_walls_at_towers(reading.view, reading.classes, reading.region, reading.planes,
                                              reading.wall_solid, reading)
             self._towers_where_walls_end_on_long_walls(reading)
+            self._towers_where_walls_leave_long_walls(reading)
             if len(reading.towers) == towers:
                 return
             # A wall leaving such a tower sideways confirms it (C1: walls join towers): no doubt left.
@@ -306,6 +310,30 @@ class PieceInference:
                 reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was inferred where a wall ends "
                                      f"and another leaves across it (walls only join towers) — check it")
             self._join_towers(new, wall_solid, region, planes, reading)
+
+    def _towers_where_walls_leave_long_walls(self, reading: PhotoReading) -> None:
+        """Towers the carving lost in the middle of long walls' runs where a wall not read yet leaves across
+        (`towers_where_walls_leave_long_walls`): each tower added, its long wall made the two short walls joining it
+        (the far one open where the long wall was) and the walls leaving it across added; each named in the notes.
+        After the towers seen standing in long walls' runs: one seen is read with all its walls. Not through a look
+        taking every step from the table for plastic (see `add_towers_where_walls_turn`)."""
+        if reading.look.local_steps:
+            return
+        dims = self.profile.dimensions
+        axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
+        tees = towers_where_walls_leave_long_walls(reading.towers, reading.walls, reading.wall_solid, reading.region,
+                                                   dims, axis, reading.planes.cover)
+        for tee in tees:
+            index, wall = len(reading.towers), reading.walls[tee.long_wall]
+            reading.towers.append(tee.tower)
+            reading.walls[tee.long_wall] = replace(wall, kind="short", end=index, open_point=None)
+            reading.walls.append(replace(wall, kind="short", start=index))  # to the tower or open point it reached
+            reading.walls.extend(replace(w, start=index) for w in tee.leaving)
+            reading.notes.append(f"a tower at ({tee.tower.x:.0f}, {tee.tower.y:.0f}) mm was inferred where a wall "
+                                 f"leaves the middle of a long wall's run across it (walls only join towers): the run "
+                                 f"is two short walls and it — check it")
+        if tees:
+            reading.walls = split_at_towers_in_runs(reading.towers, reading.walls, dims)
 
     def _join_towers(self, new: list[tuple[TowerReading, tuple[int, ...]]], wall_solid: np.ndarray, region: Region,
                      planes: KeepPlanes, reading: PhotoReading) -> None:

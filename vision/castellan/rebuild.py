@@ -88,6 +88,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
         _open_walls_through_towers(reading, profile)
         _long_walls_over_the_box(reading, profile)
         _long_walls_over_the_box_split_at_towers(reading, profile)
+        _long_walls_over_the_box_split_behind_keeps(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
 
 
@@ -369,6 +370,55 @@ def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: Pie
                              f"middle of a long wall's run, was read: the boxes hold one long wall fewer than read, "
                              f"and the run is two short walls and it — check it")
         reading.board = board_of(reading)
+
+
+def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: PieceProfile) -> None:
+    """While the reading still has more long walls than the boxes in play hold, a long wall whose middle keeps hide
+    (`WallReading.middle_hidden`) read as two short walls and a tower hidden behind the keep, where the box holds
+    those short walls and the board then breaks no more rules. Of several such walls, first one that a hidden wall
+    then joins to a tower standing a span from its middle (a T behind the keep: sample 020, a tower and its third
+    wall behind a red keep, the wall through read long). The tower and walls inferred are named in the notes and
+    listed to check."""
+    if reading.board is None or reading.planes is None or reading.wall_solid is None or not pose_known(reading):
+        return
+    dims = profile.dimensions
+    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
+        splits = [split for index, wall in enumerate(reading.walls)
+                  if wall.kind == "long" and wall.middle_hidden and wall.end is not None and not wall.inferred
+                  and (split := _split_behind_keep(reading, index, dims)) is not None]
+        if not splits:
+            return
+        towers, walls, hidden = max(splits, key=lambda split: len(split[2]))
+        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
+        reading.towers, reading.walls = towers, walls + hidden
+        if rules_broken_now(reading, dims) > broken:
+            reading.towers, reading.walls = before
+            return
+        middle = towers[-1]
+        reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "
+                             f"long wall's run, was inferred: the boxes hold one long wall fewer than read, and the "
+                             f"run is two short walls and it — check it")
+        reading.notes.extend(hidden_wall_note(wall, reading, "it joins that tower a span away") for wall in hidden)
+        reading.board = board_of(reading)
+
+
+def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions
+                       ) -> tuple[list[TowerReading], list[WallReading], list[WallReading]] | None:
+    """The towers and walls with long wall `index` split at its middle by a tower inferred behind a keep, and the
+    walls then hidden behind keeps from that tower; None where the box holds no more short walls."""
+    wall, joined = reading.walls[index], len(reading.towers)
+    a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
+    middle = (a + b) / 2
+    towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True)]
+    walls = [w for i, w in enumerate(reading.walls) if i != index] + [
+        replace(wall, kind="short", end=joined, middle_hidden=False),
+        replace(wall, kind="short", start=joined, middle_hidden=False)]
+    if short_walls_over_the_box(towers, walls, reading.keep_colours) > 0:
+        return None
+    split = replace(reading, towers=towers, walls=walls)
+    hidden = [w for w in walls_hidden(split, reading.wall_solid, reading.region, reading.planes, dims)
+              if joined in (w.start, w.end)]
+    return towers, walls, hidden
 
 
 def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
