@@ -41,6 +41,9 @@ JOINED_SHARE = 0.8
 # broad patch carved as solid is solid there too, and a strip of a courtyard's floor between two keeps, its shade
 # taken for plastic (fresh 14700-023), has keeps there.
 MAX_SIDE_SOLID = 0.5
+# ... and seen solid along this share of its body at least (a wall between towers is read from 0.65): the tower hangs
+# on it alone. Closed walls to a tower a span away seen 0.67-0.69 were the shade of walls nearby (fresh 13800-014).
+ACROSS_SEEN = 0.9
 
 
 def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
@@ -99,12 +102,21 @@ def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[
         candidate = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True,
                                  behind_keep=False)
         leaving = find_walls(towers + [candidate], solid, region, dims, axis, cover=cover, only={len(towers)})
-        across = tuple(w for w in leaving if abs(float(_unit(_end_away(w, towers) - middle) @ run)) < ACROSS_COSINE
-                       and not _along_a_wall_read(middle, _end_away(w, towers), towers, walls, dims)
-                       and _table_beside(middle, _end_away(w, towers), beside, region, dims))
+        across = tuple(w for w in leaving if w.filled >= ACROSS_SEEN and _leaves_across(middle, run, w, towers, walls,
+                                                                                       beside, region, dims))
         if across:
             found.append(TeeTower(candidate, index, across, len(towers)))
     return found
+
+
+def _leaves_across(middle: np.ndarray, run: np.ndarray, wall: WallReading, towers: list[TowerReading],
+                   walls: list[WallReading], beside: np.ndarray, region: Region, dims: PieceDimensions) -> bool:
+    """Whether a wall read from a long wall's `middle` leaves across its `run` (a unit vector), along no wall read, a
+    strip with the table beside it."""
+    end = _end_away(wall, towers)
+    return (abs(float(_unit(end - middle) @ run)) < ACROSS_COSINE
+            and not _along_a_wall_read(middle, end, towers, walls, dims)
+            and _table_beside(middle, end, beside, region, dims))
 
 
 def _table_beside(start: np.ndarray, end: np.ndarray, beside: np.ndarray, region: Region,
