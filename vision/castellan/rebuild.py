@@ -9,7 +9,7 @@ compared (by the rules their readings break): taken in earlier, each moved piece
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -372,6 +372,16 @@ def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: Pie
         reading.board = board_of(reading)
 
 
+@dataclass(frozen=True)
+class RunSplitBehindKeep:
+    """A reading's towers and walls with a long wall split at its middle by a tower inferred behind a keep, and the
+    walls hidden behind keeps that then join that tower (`walls_behind_keeps`)."""
+
+    towers: list[TowerReading]
+    walls: list[WallReading]
+    hidden: list[WallReading]
+
+
 def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: PieceProfile) -> None:
     """While the reading still has more long walls than the boxes in play hold, a long wall whose middle keeps hide
     (`WallReading.middle_hidden`) read as two short walls and a tower hidden behind the keep, where the box holds
@@ -388,24 +398,23 @@ def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: 
                   and (split := _split_behind_keep(reading, index, dims)) is not None]
         if not splits:
             return
-        towers, walls, hidden = max(splits, key=lambda split: len(split[2]))
+        split = max(splits, key=lambda s: len(s.hidden))
         broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
-        reading.towers, reading.walls = towers, walls + hidden
+        reading.towers, reading.walls = split.towers, split.walls + split.hidden
         if rules_broken_now(reading, dims) > broken:
             reading.towers, reading.walls = before
             return
-        middle = towers[-1]
+        middle = split.towers[-1]
         reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "
                              f"long wall's run, was inferred: the boxes hold one long wall fewer than read, and the "
                              f"run is two short walls and it — check it")
-        reading.notes.extend(hidden_wall_note(wall, reading, "it joins that tower a span away") for wall in hidden)
+        reading.notes.extend(hidden_wall_note(w, reading, "it joins that tower a span away") for w in split.hidden)
         reading.board = board_of(reading)
 
 
-def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions
-                       ) -> tuple[list[TowerReading], list[WallReading], list[WallReading]] | None:
-    """The towers and walls with long wall `index` split at its middle by a tower inferred behind a keep, and the
-    walls then hidden behind keeps from that tower; None where the box holds no more short walls."""
+def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions) -> RunSplitBehindKeep | None:
+    """Long wall `index` split at its middle by a tower inferred behind a keep, with the walls then hidden behind
+    keeps from that tower; None where the boxes hold too few short walls for them."""
     wall, joined = reading.walls[index], len(reading.towers)
     a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
     middle = (a + b) / 2
@@ -413,12 +422,12 @@ def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions
     walls = [w for i, w in enumerate(reading.walls) if i != index] + [
         replace(wall, kind="short", end=joined, middle_hidden=False),
         replace(wall, kind="short", start=joined, middle_hidden=False)]
-    if short_walls_over_the_box(towers, walls, reading.keep_colours) > 0:
-        return None
     split = replace(reading, towers=towers, walls=walls)
     hidden = [w for w in walls_hidden(split, reading.wall_solid, reading.region, reading.planes, dims)
               if joined in (w.start, w.end)]
-    return towers, walls, hidden
+    if short_walls_over_the_box(towers, walls + hidden, reading.keep_colours) > 0:
+        return None
+    return RunSplitBehindKeep(towers, walls, hidden)
 
 
 def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
