@@ -385,10 +385,10 @@ class RunSplitBehindKeep:
 def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: PieceProfile) -> None:
     """While the reading still has more long walls than the boxes in play hold, a long wall whose middle keeps hide
     (`WallReading.middle_hidden`) read as two short walls and a tower hidden behind the keep, where the box holds
-    those short walls and the board then breaks no more rules. Of several such walls, first one that a hidden wall
-    then joins to a tower standing a span from its middle (a T behind the keep: sample 020, a tower and its third
-    wall behind a red keep, the wall through read long). The tower and walls inferred are named in the notes and
-    listed to check."""
+    those short walls and the board then breaks no more rules. Of several such walls, the one from whose middle the
+    most walls hidden behind keeps then join a tower a span away (a T behind the keep: sample 020, a tower and its
+    third wall behind a red keep, the wall through read long); none where two tie (fresh 13800-016: the wrong one of
+    two taken). The tower and walls inferred are named in the notes and listed to check."""
     if reading.board is None or reading.planes is None or reading.wall_solid is None or not pose_known(reading):
         return
     dims = profile.dimensions
@@ -396,9 +396,10 @@ def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: 
         splits = [split for index, wall in enumerate(reading.walls)
                   if wall.kind == "long" and wall.middle_hidden and wall.end is not None and not wall.inferred
                   and (split := _split_behind_keep(reading, index, dims)) is not None]
-        if not splits:
-            return
-        split = max(splits, key=lambda s: len(s.hidden))
+        splits.sort(key=lambda s: -len(s.hidden))
+        if not splits or (len(splits) > 1 and len(splits[1].hidden) == len(splits[0].hidden)):
+            return  # none, or no telling which (each stays listed to check)
+        split = splits[0]
         broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
         reading.towers, reading.walls = split.towers, split.walls + split.hidden
         if rules_broken_now(reading, dims) > broken:
