@@ -75,18 +75,18 @@ def _in_line(here: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     return float(u @ v) < OPPOSITE_COSINE * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
-def towers_between_short_walls(towers: list[TowerReading], walls: list[WallReading],
-                               both_held: bool = False) -> list[tuple[int, tuple[int, int]]]:
+def towers_between_short_walls(towers: list[TowerReading], walls: list[WallReading]
+                               ) -> list[tuple[int, tuple[int, int]]]:
     """Each tower with only two walls, both short and in line (a long wall's length), and their indices:
     where a long wall may have been read as a tower and two short walls. At least one wall reaches a tower
-    beyond it (both, with `both_held`): a long wall open at both ends would hang on nothing."""
+    beyond it: a long wall open at both ends would hang on nothing."""
     found = []
     for i, tower in enumerate(towers):
         mine = [n for n, w in enumerate(walls) if i in (w.start, w.end)]
         if len(mine) != 2 or any(walls[n].kind != "short" for n in mine):
             continue
         held = [walls[n].start != i or walls[n].end is not None for n in mine]  # reaching a tower beyond it
-        if not (all(held) if both_held else any(held)):
+        if not any(held):
             continue
         here = np.asarray(tower.position, float)
         if _in_line(here, far_end(walls[mine[0]], i, towers), far_end(walls[mine[1]], i, towers)):
