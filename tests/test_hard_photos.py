@@ -542,3 +542,13 @@ def test_a_tower_and_its_third_wall_behind_a_keep_split_the_long_wall_read_throu
     assert score_board(reading.board).scores == score_board(_truth(SAMPLES / "photo-020.jpg")).scores
     assert any("hidden behind a keep in the middle of a long wall's run" in n for n in reading.notes)
     assert any("it joins that tower a span away" in n for n in reading.notes)
+
+
+def test_an_open_long_walls_fattened_middle_is_no_thin_tower_and_two_short_walls():
+    """Sample 017 (4° tilt, plain): the open long wall at the castle's edge through (885, -731), its middle widened
+    on one side, carved a tower 0.68 of the photo's median radius and 0.8 mm wider than its walls there: read as a
+    tower between two short walls, one ending open, which the thin-tower rules then left alone. Judged by the same
+    rules as a run held at both ends, it is the middle of one open long wall."""
+    counts, reading = _read_against_truth(SAMPLES / "photo-017.jpg")
+    assert counts["long"]["fn"] == 0 and counts["tower"]["fp"] == 0
+    assert all(math.dist(t.position, (885, -731)) > 20 for t in reading.board.towers)
