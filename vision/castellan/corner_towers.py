@@ -80,8 +80,7 @@ class TeeTower:
 
     tower: TowerReading
     long_wall: int  # index of the long wall it splits into two short walls
-    leaving: tuple[WallReading, ...]  # the walls leaving it across the run, read from it as tower index `leaving_from`
-    leaving_from: int
+    leaving: tuple[WallReading, ...]  # the walls leaving it across the run (read from it as the towers' next index)
 
 
 def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[WallReading], solid: np.ndarray,
@@ -106,7 +105,7 @@ def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[
         across = tuple(w for w in leaving if w.filled >= ACROSS_SEEN and _leaves_across(middle, run, w, towers, walls,
                                                                                        beside, region, dims))
         if across:
-            found.append(TeeTower(candidate, index, across, len(towers)))
+            found.append(TeeTower(candidate, index, across))
     return found
 
 

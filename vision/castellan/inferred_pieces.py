@@ -326,8 +326,9 @@ class PieceInference:
         for tee in tees:
             index, wall = len(reading.towers), reading.walls[tee.long_wall]
             reading.towers.append(tee.tower)
-            reading.walls[tee.long_wall] = replace(wall, kind="short", end=index, open_point=None)
-            reading.walls.append(replace(wall, kind="short", start=index))  # to the tower or open point it reached
+            wall = replace(wall, kind="short", middle_hidden=False)
+            reading.walls[tee.long_wall] = replace(wall, end=index, open_point=None)
+            reading.walls.append(replace(wall, start=index))  # to the tower or open point the long wall reached
             reading.walls.extend(replace(w, start=index) for w in tee.leaving)
             reading.notes.append(f"a tower at ({tee.tower.x:.0f}, {tee.tower.y:.0f}) mm was inferred where a wall "
                                  f"leaves the middle of a long wall's run across it (walls only join towers): the run "
