@@ -87,7 +87,8 @@ def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[
                                         region: Region, dims: PieceDimensions, axis: float,
                                         cover: KeepCover | None = None) -> list[TeeTower]:
     """Towers (inferred) in the middle of long walls' runs, a short span from the tower each leaves, where the
-    carved wall `solid` shows a wall leaving across the run that no wall read runs along."""
+    carved wall `solid` shows a wall leaving across the run (seen along ACROSS_SEEN of its body, the table beside
+    it: `_table_beside`) that no wall read runs along. `cover`: where keeps stand in front."""
     found: list[TeeTower] = []
     short = dims.centre_spacing("short")
     beside = solid if cover is None else solid | cover.walls

@@ -59,7 +59,7 @@ NARROW_SHARE = 0.8
 MIN_WIDENING_SHARE = 0.15  # of the profile's tower radius (1.8 mm in the nominal set)
 MIN_TOWERS_SEEN = 4  # fewer towers seen (not inferred, not read by height) make no median to go by
 # The same rules judge a tower whose second wall ends open beyond it (an open long wall's middle, fattened). Of the 20
-# such towers under 0.85 of the median over 416 photos' kept readings (the samples and twelve generated sets, session
+# such towers under 0.85 of the median over 416 photos' kept readings (the samples and eleven fresh sets, session
 # 102), the 7 wall middles measured 0.61-0.83 of it and were −1.5 to 1.8 mm wider than their walls, the 13 towers
 # 0.72-0.85 and 3.6-6.5 mm wider: the rules take 6 of the middles (sample 017, at the nadir: 0.68, 0.8 mm) and no tower.
 
