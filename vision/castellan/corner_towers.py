@@ -26,7 +26,14 @@ from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.hidden_towers import open_wall_meetings
 from tablesight.vision.castellan.towers import TowerReading
-from tablesight.vision.castellan.walls import KeepCover, WallReading, find_walls, meeting_distance, solid_along
+from tablesight.vision.castellan.walls import (
+    KeepCover,
+    WallReading,
+    far_end,
+    find_walls,
+    meeting_distance,
+    solid_along,
+)
 from tablesight.vision.table_view import Region
 
 ACROSS_COSINE = math.cos(math.radians(45))  # a wall this far from in line with the open wall leaves across it
@@ -57,21 +64,39 @@ def towers_where_walls_turn(towers: list[TowerReading], walls: list[WallReading]
     meet = meeting_distance(dims)
     for point, members in open_wall_meetings(walls, meet):
         standing = towers + [tower for tower, _ in found]
-        if any(math.dist(point, t.position) < dims.tower_diameter for t in standing):
+        read = _walls_from_candidate(point, standing, solid, region, dims, axis, cover)
+        if read is None:
             continue
-        candidate = TowerReading(float(point[0]), float(point[1]), dims.tower_radius, inferred=True,
-                                 behind_keep=False)
-        leaving = find_walls(standing + [candidate], solid, region, dims, axis, cover=cover, only={len(standing)})
+        candidate, leaving = read
         # The open walls ending there, each as the direction it runs in, and the walls read from the candidate that
         # leave across all of them and are not the body of a wall read already.
         runs = [_unit(np.asarray(walls[i].open_point) - towers[walls[i].start].position) for i in members]
-        ends = [_end_away(wall, standing) for wall in leaving]
-        across = [_unit(end - point) for end in ends
-                  if all(abs(float(_unit(end - point) @ run)) < ACROSS_COSINE for run in runs)
-                  and not _along_a_wall_read(point, end, towers, walls, dims)]
+        ends = [far_end(wall, wall.start, standing) for wall in leaving]
+        across = [_unit(end - point) for end in ends if _across_unread(point, end, runs, towers, walls, dims)]
         if any(_joined_share(point, -run, way, solid, region, dims) >= JOINED_SHARE for run in runs for way in across):
             found.append((candidate, tuple(members)))
     return found
+
+
+def _walls_from_candidate(point: np.ndarray, standing: list[TowerReading], solid: np.ndarray, region: Region,
+                          dims: PieceDimensions, axis: float, cover: KeepCover | None
+                          ) -> tuple[TowerReading, list[WallReading]] | None:
+    """A tower inferred at `point` and the walls read from its sockets (as tower index `len(standing)`); None where
+    a tower standing already is nearer than a tower's width."""
+    if any(math.dist(point, t.position) < dims.tower_diameter for t in standing):
+        return None
+    candidate = TowerReading(float(point[0]), float(point[1]), dims.tower_radius, inferred=True, behind_keep=False)
+    return candidate, find_walls(standing + [candidate], solid, region, dims, axis, cover=cover,
+                                 only={len(standing)})
+
+
+def _across_unread(point: np.ndarray, end: np.ndarray, runs: list[np.ndarray], towers: list[TowerReading],
+                   walls: list[WallReading], dims: PieceDimensions) -> bool:
+    """Whether a wall from `point` to `end` leaves across every run (unit vectors) and is not the body of a wall
+    read already."""
+    way = _unit(end - point)
+    return (all(abs(float(way @ run)) < ACROSS_COSINE for run in runs)
+            and not _along_a_wall_read(point, end, towers, walls, dims))
 
 
 @dataclass(frozen=True)
@@ -96,28 +121,18 @@ def towers_where_walls_leave_long_walls(towers: list[TowerReading], walls: list[
         if wall.kind != "long":
             continue
         start = np.asarray(towers[wall.start].position, float)
-        run = _unit(_end_away(wall, towers) - start)
+        run = _unit(far_end(wall, wall.start, towers) - start)
         middle = start + short * run
-        if any(math.dist(middle, t.position) < dims.tower_diameter for t in towers):
+        read = _walls_from_candidate(middle, towers, solid, region, dims, axis, cover)
+        if read is None:
             continue
-        candidate = TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True,
-                                 behind_keep=False)
-        leaving = find_walls(towers + [candidate], solid, region, dims, axis, cover=cover, only={len(towers)})
-        across = tuple(w for w in leaving if w.filled >= ACROSS_SEEN and _leaves_across(middle, run, w, towers, walls,
-                                                                                       beside, region, dims))
+        candidate, leaving = read
+        across = tuple(w for w in leaving if w.filled >= ACROSS_SEEN
+                       and _across_unread(middle, far_end(w, w.start, towers), [run], towers, walls, dims)
+                       and _table_beside(middle, far_end(w, w.start, towers), beside, region, dims))
         if across:
             found.append(TeeTower(candidate, index, across))
     return found
-
-
-def _leaves_across(middle: np.ndarray, run: np.ndarray, wall: WallReading, towers: list[TowerReading],
-                   walls: list[WallReading], beside: np.ndarray, region: Region, dims: PieceDimensions) -> bool:
-    """Whether a wall read from a long wall's `middle` leaves across its `run` (a unit vector), along no wall read, a
-    strip with the table beside it."""
-    end = _end_away(wall, towers)
-    return (abs(float(_unit(end - middle) @ run)) < ACROSS_COSINE
-            and not _along_a_wall_read(middle, end, towers, walls, dims)
-            and _table_beside(middle, end, beside, region, dims))
 
 
 def _table_beside(start: np.ndarray, end: np.ndarray, beside: np.ndarray, region: Region,
@@ -141,19 +156,14 @@ def _joined_share(point: np.ndarray, a: np.ndarray, b: np.ndarray, solid: np.nda
     return float(np.concatenate([solid_along(solid, region, point, d, 0.0, reach) for d in (a, b)]).mean())
 
 
-def _end_away(wall: WallReading, towers: list[TowerReading]) -> np.ndarray:
-    """Where a wall read from a tower ends away from it: the tower it reaches, or its open point."""
-    return np.asarray(wall.open_point if wall.end is None else towers[wall.end].position, float)
-
-
 def _along_a_wall_read(start: np.ndarray, end: np.ndarray, towers: list[TowerReading], walls: list[WallReading],
                        dims: PieceDimensions) -> bool:
     """Whether the middle of a run from `start` to `end` lies on a wall already read (a wall passing the open end:
     the run found is that wall's body, not another wall in the same tower)."""
     middle = tuple((start + end) / 2)
     reach = dims.wall_thickness / 2 + dims.tower_radius
-    return any(point_segment_distance(middle, towers[wall.start].position, tuple(_end_away(wall, towers))) < reach
-               for wall in walls)
+    return any(point_segment_distance(middle, towers[wall.start].position, tuple(far_end(wall, wall.start, towers)))
+               < reach for wall in walls)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
