@@ -52,6 +52,7 @@ from tablesight.vision.castellan.walls import (
     open_walls_grown_long,
     open_walls_past_unseen_starts,
     open_walls_through_towers,
+    split_at,
     walls_behind_keeps,
     walls_half_seen,
     without_open_walls_across_walls,
@@ -420,9 +421,7 @@ def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions)
     a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
     middle = (a + b) / 2
     towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True)]
-    walls = [w for i, w in enumerate(reading.walls) if i != index] + [
-        replace(wall, kind="short", end=joined, middle_hidden=False),
-        replace(wall, kind="short", start=joined, middle_hidden=False)]
+    walls = [w for i, w in enumerate(reading.walls) if i != index] + split_at(wall, joined)
     split = replace(reading, towers=towers, walls=walls)
     hidden = [w for w in walls_hidden(split, reading.wall_solid, reading.region, reading.planes, dims)
               if joined in (w.start, w.end)]
