@@ -1304,7 +1304,7 @@ def test_a_long_wall_over_the_boxs_count_is_split_where_a_towers_top_shows_above
     nothing."""
     from types import SimpleNamespace
 
-    import tablesight.vision.castellan.rebuild as rebuild
+    import tablesight.vision.castellan.box_count_splits as box_count_splits
     import tablesight.vision.castellan.towers_in_long_walls as towers_in_long_walls
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import PixelClasses
@@ -1323,7 +1323,7 @@ def test_a_long_wall_over_the_boxs_count_is_split_where_a_towers_top_shows_above
         reading.board = board_of(reading)
         monkeypatch.setattr(towers_in_long_walls, "height_step", lambda view, grey, hidden, middle, u, profile:
                             steps_at.get(int(round((middle[0] - half) / span)), (0.0, 0.0)))
-        rebuild._long_walls_over_the_box_split_at_towers(reading, NOMINAL_PROFILE)
+        box_count_splits._long_walls_over_the_box_split_at_towers(reading, NOMINAL_PROFILE)
         return reading
 
     split = row(27, {5: (0.31, 0.71), 9: (0.05, 0.9)})

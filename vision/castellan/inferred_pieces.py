@@ -32,6 +32,7 @@ from tablesight.vision.castellan.hidden_towers import (
     towers_in_runs_another_look_saw,
     walls_ending_on_long_walls,
 )
+from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
 from tablesight.vision.castellan.looks import misfit_rate, misfits
 from tablesight.vision.castellan.reading import (
@@ -42,7 +43,6 @@ from tablesight.vision.castellan.reading import (
     report_of,
     rules_broken_now,
 )
-from tablesight.vision.castellan.rebuild import hidden_wall_note, walls_hidden
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls

@@ -1,6 +1,7 @@
 """The kept reading mended: steps taken once the look is kept, where the rules and the photo tell how (walls
 hidden behind keeps, thin towers that are a long wall's middle, open walls read across breaks, on grey blurred
-into the table, grown long across a short break, or through a tower).
+into the table, grown long across a short break, or through a tower; long walls over the boxes' count split,
+`box_count_splits`).
 
 They run after the look is weighed because walls and towers weigh in the lens's fit and in how looks are
 compared (by the rules their readings break): taken in earlier, each moved pieces far from where it acted.
@@ -9,19 +10,15 @@ compared (by the rules their readings break): taken in earlier, each moved piece
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
-from tablesight.calibration.pieces import PieceDimensions, PieceProfile
-from tablesight.vision.castellan.box_limits import (
-    box_holds_another_long_wall,
-    long_walls_over_the_box,
-    run_joined,
-    short_walls_over_the_box,
-)
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.box_count_splits import long_walls_split_to_the_box_count
+from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, run_joined, short_walls_over_the_box
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
-from tablesight.vision.castellan.keeps import KeepPlanes
+from tablesight.vision.castellan.hidden_walls import hidden_wall_note, wall_note, walls_hidden
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
 from tablesight.vision.castellan.reading import (
     PhotoReading,
@@ -38,8 +35,8 @@ from tablesight.vision.castellan.thin_towers import (
     thin_towers_in_runs,
 )
 from tablesight.vision.castellan.timing import timed
-from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
-from tablesight.vision.castellan.towers_in_long_walls import height_step, long_wall_middles, stands_above
+from tablesight.vision.castellan.towers import median_seen_radius
+from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
     OPEN_WALL_SHIFT_MM,
@@ -47,37 +44,26 @@ from tablesight.vision.castellan.walls import (
     castle_axis,
     far_end,
     find_walls,
-    middle_gap_mm,
     open_walls_at_free_sockets,
     open_walls_grown_long,
     open_walls_past_unseen_starts,
     open_walls_through_towers,
-    split_at,
-    walls_behind_keeps,
     walls_half_seen,
     without_open_walls_across_walls,
 )
-from tablesight.vision.table_view import Region
 
 # An open short wall is read on as a long one across a break (a third of a tower's width, 8 mm of a long wall's 104)
 # without the box's word only where the long wall's body is seen all but that break: a short wall's end and a
 # stripe's border beyond it carve a body seen in part (sample 010: 0.8 of it, grown long wrongly when tried). The
 # open walls so grown right over 288 photos (samples, fresh 12400-12900) were seen 0.93-1.0.
 GROWN_SEEN_SHARE = 0.9
-# A long wall read over the box's count whose middle shows the table across most of its width this far (mm) is two
-# open short walls meeting at a tower's gap (fresh 13900-029: 6 mm; merlons' shade breaks a wall's top for 1-4 mm).
-MIN_MIDDLE_GAP_MM = 5.0
-# ... and one whose middle shows a tower's top standing above the walls at least this much more often than its
-# halves' middles do, and this often (`towers_in_long_walls.height_step`; without the box's word a tower takes 0.35 and
-# 0.75), is the two short walls and the tower it is (fresh 14500-026, 40°: 0.31 and 0.71, its castle's 39 plain long
-# walls 0.05 at most).
-BOX_TOWER_STEP, BOX_TOWER_SEEN = 0.2, 0.5
+
 
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
     """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
     towers that are a long wall's middle, open walls read across breaks, grown long across a short break or
-    through a tower), its board made again."""
+    through a tower; long walls over the boxes' count split), its board made again."""
     with timed(reading.timings_ms, "rebuild"):
         _walls_behind_keeps_left(reading, profile)
         _thin_towers_as_long_walls(reading, profile)
@@ -87,9 +73,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_on_grey_mixed_into_the_table(reading, profile, axis)
             _open_walls_grown_long(reading, profile, axis)
         _open_walls_through_towers(reading, profile)
-        _long_walls_over_the_box(reading, profile)
-        _long_walls_over_the_box_split_at_towers(reading, profile)
-        _long_walls_over_the_box_split_behind_keeps(reading, profile)
+        long_walls_split_to_the_box_count(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
 
 
@@ -312,138 +296,3 @@ def _open_walls_through_towers(reading: PhotoReading, profile: PieceProfile) -> 
                              f"{b.y:.0f}) mm (walls only join towers): read as the {walls[index].kind} wall to it "
                              f"— check it")
     reading.board = board_of(reading)
-
-
-def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> None:
-    """While the reading has more long walls than the boxes in play hold, the long wall whose middle shows the
-    table widest across most of its width (`middle_gap_mm`, MIN_MIDDLE_GAP_MM at least) read as the two open short
-    walls meeting there that it is, where the board then breaks fewer rules; named in the notes."""
-    if reading.board is None or reading.wall_solid is None or reading.region is None:
-        return
-    dims = profile.dimensions
-    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
-        gaps = [(middle_gap_mm(reading.wall_solid, reading.region, reading.towers[w.start].position,
-                               reading.towers[w.end].position, dims), i)
-                for i, w in enumerate(reading.walls) if w.kind == "long" and w.end is not None and not w.inferred]
-        gap, index = max(gaps, default=(0.0, -1))
-        if gap < MIN_MIDDLE_GAP_MM:
-            return
-        broken, before, wall = rules_broken_now(reading, dims), reading.walls, reading.walls[index]
-        a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
-        middle = tuple(float(v) for v in (a + b) / 2)
-        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
-            WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
-        if rules_broken_now(reading, dims) >= broken:
-            reading.walls = before
-            return
-        reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm, over the box's count "
-                             f"of long walls, shows the table {gap:.0f} mm across its middle: read as two open short "
-                             f"walls meeting at a tower's gap")
-        reading.board = board_of(reading)
-
-
-def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: PieceProfile) -> None:
-    """While the reading still has more long walls than the boxes in play hold, the long wall whose middle shows a
-    tower's top above the walls most (`height_step`: BOX_TOWER_STEP and BOX_TOWER_SEEN at least, short of what reads
-    a tower there without the box's word) read as the two short walls and the tower it is, where the box holds
-    those short walls and the board then breaks no more rules; named in the notes, the tower listed to check."""
-    if reading.board is None or reading.classes is None or reading.view is None or not pose_known(reading):
-        return
-    dims = profile.dimensions
-    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
-        runs = [run for run in long_wall_middles(reading.view, reading.classes, reading.towers, reading.walls, profile)
-                if reading.walls[run.wall].end is not None and not reading.walls[run.wall].inferred]
-        best = max(runs, key=lambda run: run.step[0], default=None)
-        if best is None or best.step[0] < BOX_TOWER_STEP or best.step[1] < BOX_TOWER_SEEN:
-            return
-        index, middle = best.wall, best.middle
-        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
-        wall, joined = reading.walls[index], len(reading.towers)
-        reading.towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius,
-                                                        in_run=True)]
-        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
-            replace(wall, kind="short", end=joined), replace(wall, kind="short", start=joined)]
-        if (short_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0
-                or rules_broken_now(reading, dims) > broken):
-            reading.towers, reading.walls = before
-            return
-        reading.notes.append(f"a tower at ({middle[0]:.0f}, {middle[1]:.0f}) mm, its top seen above the walls in the "
-                             f"middle of a long wall's run, was read: the boxes hold one long wall fewer than read, "
-                             f"and the run is two short walls and it — check it")
-        reading.board = board_of(reading)
-
-
-@dataclass(frozen=True)
-class RunSplitBehindKeep:
-    """A reading's towers and walls with a long wall split at its middle by a tower inferred behind a keep, and the
-    walls hidden behind keeps that then join that tower (`walls_behind_keeps`)."""
-
-    towers: list[TowerReading]
-    walls: list[WallReading]
-    hidden: list[WallReading]
-
-
-def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: PieceProfile) -> None:
-    """While the reading still has more long walls than the boxes in play hold, a long wall whose middle keeps hide
-    (`WallReading.middle_hidden`) read as two short walls and a tower hidden behind the keep, where the box holds
-    those short walls and the board then breaks no more rules. Of several such walls, the one from whose middle the
-    most walls hidden behind keeps then join a tower a span away (a T behind the keep: sample 020, a tower and its
-    third wall behind a red keep, the wall through read long); none where two tie (fresh 13800-016: the wrong one of
-    two taken). The tower and walls inferred are named in the notes and listed to check."""
-    if reading.board is None or reading.planes is None or reading.wall_solid is None or not pose_known(reading):
-        return
-    dims = profile.dimensions
-    while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
-        splits = [split for index, wall in enumerate(reading.walls)
-                  if wall.kind == "long" and wall.middle_hidden and wall.end is not None and not wall.inferred
-                  and (split := _split_behind_keep(reading, index, dims)) is not None]
-        splits.sort(key=lambda s: -len(s.hidden))
-        if not splits or (len(splits) > 1 and len(splits[1].hidden) == len(splits[0].hidden)):
-            return  # none, or no telling which (each stays listed to check)
-        split = splits[0]
-        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
-        reading.towers, reading.walls = split.towers, split.walls + split.hidden
-        if rules_broken_now(reading, dims) > broken:
-            reading.towers, reading.walls = before
-            return
-        middle = split.towers[-1]
-        reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "
-                             f"long wall's run, was inferred: the boxes hold one long wall fewer than read, and the "
-                             f"run is two short walls and it — check it")
-        reading.notes.extend(hidden_wall_note(w, reading, "it joins that tower a span away") for w in split.hidden)
-        reading.board = board_of(reading)
-
-
-def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions) -> RunSplitBehindKeep | None:
-    """Long wall `index` split at its middle by a tower inferred behind a keep, with the walls then hidden behind
-    keeps from that tower; None where the boxes hold too few short walls for them."""
-    wall, joined = reading.walls[index], len(reading.towers)
-    a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
-    middle = (a + b) / 2
-    towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True)]
-    walls = [w for i, w in enumerate(reading.walls) if i != index] + split_at(wall, joined)
-    split = replace(reading, towers=towers, walls=walls)
-    hidden = [w for w in walls_hidden(split, reading.wall_solid, reading.region, reading.planes, dims)
-              if joined in (w.start, w.end)]
-    if short_walls_over_the_box(towers, walls + hidden, reading.keep_colours) > 0:
-        return None
-    return RunSplitBehindKeep(towers, walls, hidden)
-
-
-def walls_hidden(reading: PhotoReading, wall_solid: np.ndarray, region: Region, planes: KeepPlanes,
-                 dims: PieceDimensions) -> list[WallReading]:
-    """The walls `walls_behind_keeps` offers on the reading as it stands."""
-    axis = castle_axis(reading.towers, dims, wall_solid, region)
-    keeps = np.array([(k.x, k.y) for k in reading.keeps], float).reshape(-1, 2)
-    return walls_behind_keeps(reading.towers, reading.walls, region, dims, axis, planes.cover.walls, keeps)
-
-
-def hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:
-    """The note naming a wall inferred behind a keep, and why."""
-    return wall_note(wall, reading, "hidden behind a keep, was inferred", why)
-
-
-def wall_note(wall: WallReading, reading: PhotoReading, how: str, why: str) -> str:
-    """The note naming a wall read where the rules need it between two towers, how it was read and why."""
-    a, b = reading.towers[wall.start], reading.towers[wall.end]
-    return f"a {wall.kind} wall between ({a.x:.0f}, {a.y:.0f}) and ({b.x:.0f}, {b.y:.0f}) mm, {how}: {why} — check it"
