@@ -552,3 +552,15 @@ def test_an_open_long_walls_fattened_middle_is_no_thin_tower_and_two_short_walls
     counts, reading = _read_against_truth(SAMPLES / "photo-017.jpg")
     assert counts["long"]["fn"] == 0 and counts["tower"]["fp"] == 0
     assert all(math.dist(t.position, (885, -731)) > 20 for t in reading.board.towers)
+
+
+def test_a_tower_at_the_end_of_an_open_long_walls_overlong_run_is_read():
+    """Sample 034 (14° tilt, cloth): the tower at (61, 1010), at the end of a long wall, was lost to the carving and
+    the wall read open; its strip ran on 32 mm past a long wall's reach, which no wall does. A tower stands in the
+    run, and its top shows above the walls at the long wall's end: it is inferred there and the long wall reaches
+    it. Before: one tower and the long wall's end missed."""
+    counts, reading = _read_against_truth(SAMPLES / "photo-034.jpg")
+    assert any("past the wall's reach" in n for n in reading.notes)
+    assert any(t.in_run and math.dist(t.position, (61, 1010)) < 8 for t in reading.towers)
+    assert counts["tower"]["fn"] == 0 and counts["tower"]["fp"] == 0
+

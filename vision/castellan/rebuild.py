@@ -20,6 +20,7 @@ from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, 
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
 from tablesight.vision.castellan.hidden_walls import hidden_wall_note, wall_note, walls_hidden
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
+from tablesight.vision.castellan.overlong_runs import read_towers_in_overlong_runs
 from tablesight.vision.castellan.reading import (
     PhotoReading,
     board_of,
@@ -73,6 +74,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_on_grey_mixed_into_the_table(reading, profile, axis)
             _open_walls_grown_long(reading, profile, axis)
         _open_walls_through_towers(reading, profile)
+        read_towers_in_overlong_runs(reading, profile)
         long_walls_split_to_the_box_count(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
 

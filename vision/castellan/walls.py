@@ -498,7 +498,7 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     for turn in sorted(np.linspace(-ANGLE_TOLERANCE, ANGLE_TOLERANCE, 9), key=abs):  # along the axis first
         c, s = math.cos(turn), math.sin(turn)
         ray_d = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
-        run = _bridged_run(solid_along(solid, region, origin, ray_d, start, stop), max_gap)
+        run = bridged_run(solid_along(solid, region, origin, ray_d, start, stop), max_gap)
         if run > best_run:
             best_run, best_d = run, ray_d
         if turn == 0.0 and run < OPEN_WALL_SEEN_MM:
@@ -506,13 +506,13 @@ def _open_run(solid: np.ndarray, region: Region, origin, d: np.ndarray, start: f
     if best_run < OPEN_WALL_SEEN_MM and shift_mm:
         normal = np.array([-d[1], d[0]])
         for shift in (-shift_mm, shift_mm):
-            run = _bridged_run(solid_along(solid, region, np.asarray(origin) + shift * normal, d, start, stop), max_gap)
+            run = bridged_run(solid_along(solid, region, np.asarray(origin) + shift * normal, d, start, stop), max_gap)
             if run > best_run:
                 best_run = run
     return best_run, best_d
 
 
-def _bridged_run(profile: np.ndarray, max_gap: float) -> float:
+def bridged_run(profile: np.ndarray, max_gap: float) -> float:
     """How far (mm) a profile runs solid from its start, across gaps of up to `max_gap` mm: where a gap
     longer than that begins, or where the solid seen since the start falls below FILLED."""
     solid_so_far = np.cumsum(profile)
@@ -606,7 +606,7 @@ def _past_unseen_start(i: int, origin: np.ndarray, d: np.ndarray, solid: np.ndar
     if first * STEP_MM <= bridge_mm or profile[:first].sum() * STEP_MM > bridge_mm:
         return None
     unseen = start - dims.tower_radius + first * STEP_MM  # from the tower's side, as a wall's length runs
-    seen = _bridged_run(profile[first:], bridge_mm)
+    seen = bridged_run(profile[first:], bridge_mm)
     end = unseen + seen
     for kind, length in (("short", dims.short_wall_length), ("long", dims.long_wall_length)):
         if abs(end - length) <= dims.tower_radius and seen >= UNSEEN_START_SEEN_SHARE * length:
