@@ -564,3 +564,12 @@ def test_a_tower_at_the_end_of_an_open_long_walls_overlong_run_is_read():
     assert any(t.in_run and math.dist(t.position, (61, 1010)) < 8 for t in reading.towers)
     assert counts["tower"]["fn"] == 0 and counts["tower"]["fp"] == 0
 
+
+def test_a_tower_whose_only_wall_a_keep_hides_is_joined_to_the_castle_not_left_out():
+    """Sample 041 (40° tilt): the tower at (-571, 638) shows only its top above a yellow double keep, which hides its
+    one short wall to the tower at (-520, 601). Read alone, it stood apart from the castle and was left out as a
+    speck before the walls behind keeps were inferred; now those walls are inferred first, and it is joined."""
+    counts, reading = _read_against_truth(SAMPLES / "photo-041.jpg")
+    assert any(math.dist(t.position, (-571, 638)) < 8 for t in reading.board.towers)
+    assert counts["short"]["fn"] == 0
+    assert score_board(reading.board).scores == score_board(_truth(SAMPLES / "photo-041.jpg")).scores

@@ -65,7 +65,6 @@ from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import find_towers
 from tablesight.vision.castellan.walls import (
-    WallReading,
     castle_axis,
     find_walls,
     merged_walls,
@@ -426,12 +425,14 @@ class CastellanReader:
         with timed(timings, "rebuild"):
             if card.focal_source != "assumed":  # without the card's pose, heights cannot be projected
                 self.inference.add_hidden_towers(view, classes, region, planes, wall_solid, reading)
-            _drop_specks(reading)
             reading.towers, reading.walls, notes = mend_split_long_walls(
                 reading.towers, reading.walls, reading.keep_colours, self.profile.dimensions)
             reading.notes.extend(notes)
             if card.focal_source != "assumed":
                 self.inference.walls_the_rules_need(wall_solid, region, planes, reading)
+            # After the walls hidden behind keeps: a tower whose only wall a keep hides stands apart until then
+            # (sample 041, 40°: its top seen above a yellow double keep, its wall behind it).
+            _drop_specks(reading)
             self._leave_out_keeps_claiming_nothing(reading)
             reading.board = board_of(reading)
         return reading
@@ -594,10 +595,9 @@ def _warning_count(report: Report | None) -> int:
     return len(report.warnings) if report is not None else 0
 
 
-def _drop_specks(reading: PhotoReading) -> None:
-    """The castle is one connected whole (C4): a group of one or two towers away from it is far more
-    likely table texture or clutter read as pieces than a second castle. Such groups are left out
-    and the notes say so."""
+def _towers_apart(reading: PhotoReading) -> set[int]:
+    """The towers in groups of at most MAX_SPECK_TOWERS standing apart from the castle (its largest group of towers
+    joined by walls)."""
     towers, walls = reading.towers, reading.walls
     parent = list(range(len(towers)))
 
@@ -614,18 +614,25 @@ def _drop_specks(reading: PhotoReading) -> None:
     for i in range(len(towers)):
         groups.setdefault(root(i), []).append(i)
     if len(groups) < 2:
-        return
+        return set()
     castle = max(groups.values(), key=len)
-    keep = {i for g in groups.values() if g is castle or len(g) > MAX_SPECK_TOWERS for i in g}
-    dropped = len(towers) - len(keep)
-    if not dropped:
+    return {i for g in groups.values() if g is not castle and len(g) <= MAX_SPECK_TOWERS for i in g}
+
+
+def _drop_specks(reading: PhotoReading) -> None:
+    """The castle is one connected whole (C4): a group of one or two towers away from it is far more
+    likely table texture or clutter read as pieces than a second castle. Such groups are left out
+    and the notes say so."""
+    apart = _towers_apart(reading)
+    if not apart:
         return
-    index = {old: new for new, old in enumerate(sorted(keep))}
-    reading.towers = [towers[i] for i in sorted(keep)]
-    reading.walls = [WallReading(w.kind, index[w.start], None if w.end is None else index[w.end], w.open_point,
-                                 w.filled) for w in walls if w.start in keep]
-    reading.stranded += dropped
-    reading.notes.append(f"left out {dropped} tower(s) standing apart from the castle with at most "
+    keep = [i for i in range(len(reading.towers)) if i not in apart]
+    index = {old: new for new, old in enumerate(keep)}
+    reading.walls = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end])
+                     for w in reading.walls if w.start in index]
+    reading.towers = [reading.towers[i] for i in keep]
+    reading.stranded += len(apart)
+    reading.notes.append(f"left out {len(apart)} tower(s) standing apart from the castle with at most "
                          f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
 
 
