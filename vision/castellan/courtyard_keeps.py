@@ -102,6 +102,24 @@ class CourtyardKeep:
                 f"{self.texture:.1f}")
 
 
+@dataclass(frozen=True)
+class CourtyardPatches:
+    """The courtyards as seen at a keep's roof base, for judging a crowded courtyard's patches against the table
+    nearby: the rectified photo (BGR and Lab) on `region`, where the table is `seen`, each keep-sized patch's mean
+    colour (Lab), hue and whether enough of it is seen (`_patch_contrast`), the darkness detached from the walls'
+    shade (`_detached_darkness`), and a keep's side in pixels."""
+
+    image: np.ndarray
+    region: Region
+    lab: np.ndarray
+    seen: np.ndarray
+    patch: np.ndarray
+    patch_hue: np.ndarray
+    patch_seen: np.ndarray
+    detached: np.ndarray
+    side_px: float
+
+
 def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
                         courtyards: Sequence[np.ndarray], towers_mm: np.ndarray, profile: PieceProfile,
                         keeps_mm: Sequence[Sequence[float]] = ()) -> list[CourtyardKeep]:
@@ -142,6 +160,7 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     level, texture = _level(contrast, lit, outside)
     # Last, a keep's own shade beside its lit faces is weighed as the keep, told from the table's texture taken so too.
     shaded_level, shaded_texture = _level(contrast, lit | self_shaded, outside)
+    crowded = CourtyardPatches(image, region, lab, seen, patch, patch_hue, patch_seen, detached, side_px)
     found = []
     breaks = None  # the table's pattern broken, worked out only once a courtyard needs it
     for mask in inside:
@@ -149,8 +168,7 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         if not table.any():
             continue
         if not (usable & mask).any():  # no patch with the table around it: the table nearby tells
-            keep = _keep_in_a_crowded_courtyard(image, region, lab, seen, mask, patch, patch_hue, patch_seen, detached,
-                                                level, texture, side_px)
+            keep = _keep_in_a_crowded_courtyard(crowded, mask, level, texture)
             if keep is not None:
                 found.append(keep)
             continue
@@ -174,19 +192,18 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     return found
 
 
-def _keep_in_a_crowded_courtyard(image: np.ndarray, region: Region, lab: np.ndarray, seen: np.ndarray,
-                                 courtyard: np.ndarray, patch: np.ndarray, patch_hue: np.ndarray,
-                                 patch_seen: np.ndarray, detached: np.ndarray, level: float, texture: float,
-                                 side_px: float) -> CourtyardKeep | None:
+def _keep_in_a_crowded_courtyard(patches: CourtyardPatches, courtyard: np.ndarray, level: float,
+                                 texture: float) -> CourtyardKeep | None:
     """The keep in a `courtyard` (mask) no patch of which has enough table around it to be told from
-    (`_patch_contrast`): its patches seen enough (`patch_seen`) are judged against the table seen within
-    NEAR_COURTYARD_MM of it, outside it (`_table_near`), out of shade, at the usual `level`."""
-    typical = _table_near(lab, seen, courtyard, region.px_per_mm)
+    (`_patch_contrast`): its patches seen enough are judged against the table seen within NEAR_COURTYARD_MM of it,
+    outside it (`_table_near`), out of shade, at the usual `level`."""
+    typical = _table_near(patches.lab, patches.seen, courtyard, patches.region.px_per_mm)
     if typical is None:
         return None
-    hill = np.linalg.norm(patch - typical, axis=-1)
-    lit_here = _not_shade(patch, patch_hue, typical) | detached
-    return _keep_in(image, region, hill, lit_here, patch_seen & courtyard, level, texture, side_px, by_pattern=False)
+    hill = np.linalg.norm(patches.patch - typical, axis=-1)
+    lit_here = _not_shade(patches.patch, patches.patch_hue, typical) | patches.detached
+    return _keep_in(patches.image, patches.region, hill, lit_here, patches.patch_seen & courtyard, level, texture,
+                    patches.side_px, by_pattern=False)
 
 
 def _table_near(lab: np.ndarray, seen: np.ndarray, courtyard: np.ndarray, px_per_mm: float) -> np.ndarray | None:

@@ -117,6 +117,9 @@ def read_towers_in_overlong_runs(reading: PhotoReading, profile: PieceProfile) -
 
 def _join_tower_in_run(reading: PhotoReading, run: TowerInOverlongRun, wall: WallReading,
                        profile: PieceProfile) -> None:
+    """The run's tower added to the reading in place of its open long `wall`, with the walls then read from its
+    sockets, its start tower's and those of open walls ending where it stands; undone where the board breaks more
+    rules or the boxes hold fewer of the walls."""
     dims = profile.dimensions
     broken, before, over = rules_broken_now(reading, dims), (reading.towers, reading.walls), _over_the_box(reading)
     index, point = len(reading.towers), run.tower.position
