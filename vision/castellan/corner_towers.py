@@ -25,7 +25,7 @@ import numpy as np
 from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.hidden_towers import open_wall_meetings
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.towers import TowerReading, tower_stands_within_reach
 from tablesight.vision.castellan.walls import (
     KeepCover,
     WallReading,
@@ -83,7 +83,7 @@ def _walls_from_candidate(point: np.ndarray, standing: list[TowerReading], solid
                           ) -> tuple[TowerReading, list[WallReading]] | None:
     """A tower inferred at `point` and the walls read from its sockets (as tower index `len(standing)`); None where
     a tower standing already is nearer than a tower's width."""
-    if any(math.dist(point, t.position) < dims.tower_diameter for t in standing):
+    if tower_stands_within_reach(point, standing, dims):
         return None
     candidate = TowerReading(float(point[0]), float(point[1]), dims.tower_radius, inferred=True, behind_keep=False)
     return candidate, find_walls(standing + [candidate], solid, region, dims, axis, cover=cover,

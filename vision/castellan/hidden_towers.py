@@ -25,7 +25,7 @@ from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.thin_towers import THIN_SHARE
-from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
+from tablesight.vision.castellan.towers import TowerReading, median_seen_radius, tower_stands_within_reach
 from tablesight.vision.castellan.walls import WallReading, meeting_distance
 from tablesight.vision.table_view import TableView
 
@@ -67,7 +67,7 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
         ending = len({walls[i].start for i in members})
         if ending < min_walls:
             continue
-        if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
+        if tower_stands_within_reach(point, towers, dims):
             continue
         near = keeps_near(point, keeps, dims)
         if not near and (ending < MIN_WALLS or not _across(towers, walls, members)):
@@ -89,7 +89,7 @@ def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading]
     seen = _seen_whole(seen)
     found = []
     for point, members in open_wall_meetings(walls, meet):
-        if any(math.dist(point, t.position) < dims.tower_diameter for t in towers):
+        if tower_stands_within_reach(point, towers, dims):
             continue
         near = [t for t in seen if math.dist(point, t.position) < meet]
         if near:
@@ -112,7 +112,7 @@ def towers_in_runs_another_look_saw(towers: list[TowerReading], walls: list[Wall
         if wall.kind != "long" or wall.end is None:
             continue
         middle = (np.asarray(towers[wall.start].position) + np.asarray(towers[wall.end].position)) / 2
-        if any(math.dist(middle, t.position) < dims.tower_diameter for t in towers):
+        if tower_stands_within_reach(middle, towers, dims):
             continue
         near = [t for t in seen if math.dist(middle, t.position) < reach]
         if near:

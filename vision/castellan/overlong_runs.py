@@ -23,7 +23,7 @@ from tablesight.vision.castellan.box_limits import long_walls_over_the_box, shor
 from tablesight.vision.castellan.carving import PixelClasses, keep_coloured
 from tablesight.vision.castellan.hidden_walls import walls_hidden
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.towers import TowerReading, tower_stands_within_reach
 from tablesight.vision.castellan.towers_in_long_walls import MIN_HEIGHT_GAP_MM, height_step
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
@@ -76,7 +76,7 @@ def towers_in_overlong_runs(view: TableView, classes: PixelClasses, towers: list
         places = []
         for at_end, span in ((False, dims.centre_spacing("short")), (True, dims.centre_spacing("long"))):
             point = start + span * u
-            if any(np.hypot(*(point - t.position)) < dims.tower_diameter for t in towers):
+            if tower_stands_within_reach(point, towers, dims):
                 continue
             step = height_step(view, classes.grey, hidden, point, u, profile)
             if step is not None:

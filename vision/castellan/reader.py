@@ -17,6 +17,7 @@ from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
+from tablesight.scoring.castellan.courtyards import components
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.card_through_grain import photo_to_read_and_card
@@ -597,26 +598,14 @@ def _warning_count(report: Report | None) -> int:
 
 def _towers_apart(reading: PhotoReading) -> set[int]:
     """The towers in groups of at most MAX_SPECK_TOWERS standing apart from the castle (its largest group of towers
-    joined by walls)."""
-    towers, walls = reading.towers, reading.walls
-    parent = list(range(len(towers)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for w in walls:
-        if w.end is not None:
-            parent[root(w.start)] = root(w.end)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(towers)):
-        groups.setdefault(root(i), []).append(i)
+    joined by walls: `components`, as the rules see them)."""
+    board = board_of(reading)
+    index = {tower.id: i for i, tower in enumerate(board.towers)}
+    groups = [{index[tower_id] for tower_id in group} for group in components(board)]
     if len(groups) < 2:
         return set()
-    castle = max(groups.values(), key=len)
-    return {i for g in groups.values() if g is not castle and len(g) <= MAX_SPECK_TOWERS for i in g}
+    castle = max(groups, key=len)
+    return {i for group in groups if group is not castle and len(group) <= MAX_SPECK_TOWERS for i in group}
 
 
 def _drop_specks(reading: PhotoReading) -> None:

@@ -5,6 +5,7 @@ footprint's medial axis, which walls dominate."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -55,6 +56,12 @@ class TowerReading:
 # were wrong for such a tower (6565-001 at 0.81, 10500-013 at 0.79); from 0.85 to 0.95, 100 towers and no wall
 # middle. The box's count leaves out no tower wider than this either (`box_limits`).
 DOUBTED_SHARE = 0.85
+
+
+def tower_stands_within_reach(point: np.ndarray, towers: list[TowerReading], dims: PieceDimensions) -> bool:
+    """Whether a tower read stands less than a tower's width from `point` (table mm): one inferred there would
+    overlap it."""
+    return any(math.dist(point, t.position) < dims.tower_diameter for t in towers)
 
 
 def median_seen_radius(towers: list[TowerReading]) -> float:

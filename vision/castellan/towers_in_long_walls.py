@@ -23,7 +23,7 @@ import numpy as np
 from tablesight.calibration.camera import CameraPose
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.carving import PixelClasses, keep_coloured
-from tablesight.vision.castellan.towers import TowerReading
+from tablesight.vision.castellan.towers import TowerReading, tower_stands_within_reach
 from tablesight.vision.castellan.walls import WallReading
 from tablesight.vision.table_view import TableView
 
@@ -76,7 +76,7 @@ def long_wall_middles(view: TableView, classes: PixelClasses, towers: list[Tower
         far = np.asarray(towers[wall.end].position if wall.end is not None else wall.open_point, float)
         u = (far - start) / max(float(np.linalg.norm(far - start)), 1e-9)
         middle = start + short * u
-        if any(np.hypot(*(middle - t.position)) < dims.tower_diameter for t in towers):
+        if tower_stands_within_reach(middle, towers, dims):
             continue  # a tower is read there already (one inferred behind a keep, say)
         measured = height_step(view, classes.grey, hidden, middle, u, profile)
         if measured is not None:
