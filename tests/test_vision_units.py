@@ -1901,6 +1901,34 @@ def test_a_double_keeps_colour_split_by_the_seam_between_its_bodies_is_one_blob(
     assert blobs[80, 120] not in (0, blobs[80, 60])
 
 
+def test_a_glare_band_across_a_keeps_lean_is_bridged_along_it_but_not_beside_it():
+    """A washed-out face crosses a double keep under a flash (fresh 14500-018): its colour on the table plane is cut
+    by a band 8-10 mm wide across the lean, and its lean was measured at a single's. Bridged along the lean only:
+    the same gap beside the keep, across the lean, stays a gap."""
+    from tablesight.vision.castellan.keeps import GLARE_BAND_MM, GLARE_PART_SIDES, bridged_along
+
+    region = Region(0, 0, 200, 100, 2.0)
+    colour = np.zeros((200, 400), np.int32)
+    colour[60:104, 100:144] = 1  # the lower body, 22 mm square
+    colour[60:104, 160:180] = 2  # the upper body and roof beyond an 8 mm band, along the lean (+x)
+    colour[120:140, 100:144] = 3  # something of the colour 8 mm beside it, across the lean
+    least = GLARE_PART_SIDES * 22.0 ** 2
+
+    def bridged_along_x(colour: np.ndarray) -> np.ndarray:
+        return bridged_along(colour, region, np.array([61.0, 41.0]), np.array([1.0, 0.0]), GLARE_BAND_MM, least)
+
+    bridged = bridged_along_x(colour)
+    assert bridged[80, 120] == bridged[80, 170] != 0
+    assert bridged[130, 120] not in (0, bridged[80, 120])
+    too_wide = colour.copy()
+    too_wide[60:104, 160:180], too_wide[60:104, 176:196] = 0, 2  # a 16 mm gap: not a band
+    apart = bridged_along_x(too_wide)
+    assert apart[80, 180] not in (0, apart[80, 120])
+    speck = colour.copy()
+    speck[60:104, 160:180], speck[70:80, 160:170] = 0, 2  # a 5 × 5 mm speck of the colour (wood's grain): left out
+    assert bridged_along_x(speck)[75, 165] == 0
+
+
 def test_no_call_is_certain_for_a_colour_whose_keeps_all_lean_short_of_a_single():
     from tablesight.vision.castellan.double_keeps import decide_doubles
     from tablesight.vision.castellan.keeps import KeepReading

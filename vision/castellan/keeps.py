@@ -70,6 +70,16 @@ CENTRE_REACH_PX = 6  # a keep's carved centre off its colour (a washed-out face)
 ALONG_LESS_ACROSS = (-1.17, 0.82)
 ALONG_LESS_ACROSS_NOISE_MM = 3.4
 SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its colour is bridged across
+# A face washed out by a lamp's or a flash's glint (a roof face, the ledge where a double's bodies meet) is neither the
+# keep's colour nor grey, and crosses the keep: it cuts the colour along the lean by a band far wider than a seam (fresh
+# 14500-018: a yellow double under a flash, its upper body and roof cut off by a band 8-10 mm wide on the table plane,
+# its lean measured at a single's). Bands up to this wide are bridged along the lean only (`bridged_along`), so
+# that nothing of the colour beside the keep's lane is joined to it; what the bridge adds is bounded as the seams'.
+# Only parts of the colour of GLARE_PART_SIDES² of a keep's side or more are bridged: a keep's upper body beyond a
+# band (190 mm² there), not a wood table's grain, which comes in specks of its colour under 60 mm² and would be
+# strung along a single's lean into a double's (sample 018).
+GLARE_BAND_MM = 10.0
+GLARE_PART_SIDES = 0.25
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
 # Opens away a colour's strands a pixel or two wide (a grid's lines, a rim) before blobs are carved or bridged.
 STRAND_OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -249,6 +259,29 @@ def bridged_seams(colour: np.ndarray, region: Region) -> np.ndarray:
     padded = cv2.copyMakeBorder(colour.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
     return cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[pad:-pad, pad:-pad] > 0
+
+
+def bridged_along(labels: np.ndarray, region: Region, centre: np.ndarray, u: np.ndarray, band_mm: float,
+                  least_mm2: float) -> np.ndarray:
+    """A keep colour's blobs (`labels` > 0) of `least_mm2` or more within the keep's window around `centre` (mm),
+    bands across its lean `u` up to `band_mm` wide bridged along `u` only, labelled afresh (0 outside the window)."""
+    r = int(KEEP_WINDOW_MM * region.px_per_mm)
+    cx, cy = region.to_pixels(centre).astype(int)
+    y0, x0 = max(0, cy - r), max(0, cx - r)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats((labels[y0:cy + r, x0:cx + r] > 0).astype(np.uint8),
+                                                          connectivity=8)
+    large = stats[:, cv2.CC_STAT_AREA] >= least_mm2 * region.px_per_mm ** 2
+    large[0] = False
+    window = large[parts].astype(np.uint8)
+    half = max(1, round(band_mm / 2 * region.px_per_mm))
+    line = np.zeros((2 * half + 1, 2 * half + 1), np.uint8)
+    dx, dy = round(float(u[0]) * half), round(float(u[1]) * half)
+    cv2.line(line, (half - dx, half - dy), (half + dx, half + dy), 1)
+    padded = cv2.copyMakeBorder(window, half, half, half, half, cv2.BORDER_CONSTANT, value=0)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, line)[half:-half, half:-half]
+    out = np.zeros(labels.shape, np.int32)
+    out[y0:y0 + closed.shape[0], x0:x0 + closed.shape[1]] = cv2.connectedComponents(closed, connectivity=8)[1]
+    return out
 
 
 def colour_blobs(colour: np.ndarray, region: Region) -> np.ndarray:
@@ -485,6 +518,11 @@ def _with_height(colour: str, centre: np.ndarray, labels: np.ndarray, bridged: n
     if across_seam is not None and (across_seam.along - extent.along <= span + LANE_SLACK_MM
                                     or _cut_apart_at(labels, region, centre)):
         extent = across_seam
+    side = profile.dimensions.keep_side
+    across_band = _blob_extent(bridged_along(bridged, region, centre, u, GLARE_BAND_MM, GLARE_PART_SIDES * side ** 2),
+                               region, centre, u, others, side)
+    if across_band is not None and extent.along < across_band.along <= extent.along + span + LANE_SLACK_MM:
+        extent = across_band
     if extent.lane_ahead < reach_double + LANE_SLACK_MM:
         # The colour ran into a keep of its colour in line ahead, short of where a double's would end: its length
         # was cut there whatever this keep's height, and read as measured it said "single" for sure (fresh
