@@ -76,3 +76,17 @@ def test_a_tower_found_in_an_overlong_run_is_joined_to_the_walls_either_side(ste
     assert len(reading.towers) == 2
     assert sorted((w.kind, w.end is None) for w in reading.walls) == [("long", True), ("short", False)]
     assert any("runs on" in note for note in reading.notes)
+
+
+def test_a_tower_found_in_an_overlong_run_stands_on_the_strip_not_on_the_open_walls_line(steps_at):
+    """Fresh 15000-002 (11°): the open long wall's direction, read from its body alone, was a couple of degrees off,
+    and the tower at its end stood 4.5 mm aside the strip running on, too far for the wall beyond to be read from its
+    sockets. The tower is placed on the line through the strip's middle, fitted along the body and the run beyond."""
+    solid = footprint([(100, 100)], [((100, 100), (100 + LONG + SHORT - R, 100))])
+    towers, walls = read(solid)
+    [wall] = walls
+    tilted = (100 + LONG, 100 + LONG * np.tan(np.radians(2.5)))  # the open wall's line, 5.6 mm off at its end
+    walls = [type(wall)(wall.kind, wall.start, None, tilted, wall.filled)]
+    steps_at.update({100 + SHORT: (0.1, 0.3), 100 + LONG: (0.9, 0.9)})
+    [run] = overlong_runs.towers_in_overlong_runs(None, CLASSES, towers, walls, solid, REGION, NOMINAL_PROFILE)
+    assert run.at_end and np.hypot(run.tower.x - (100 + LONG), run.tower.y - 100) < 1.5

@@ -42,6 +42,11 @@ from tablesight.vision.table_view import Region, TableView
 # Beyond a long wall's reach the strip runs on solid at least this share of a short wall's length: the least an open
 # wall is read from (`walls._read_socket`). Across the cross wall of a T or a corner it runs only a wall's thickness.
 MIN_BEYOND_SHARE = 0.75
+# The strip's middle is looked for this far (mm) either side of the open wall's line, a wall's thickness and more, in
+# this many places at least along it (2 mm apart).
+STRIP_REACH_MM = 10.0
+MIN_STRIP_ROWS = 10
+STRIP_OUTLIER_MM = 3.0  # a middle this far off the first line fitted is something else's (refitted without)
 
 
 @dataclass(frozen=True)
@@ -85,9 +90,38 @@ def towers_in_overlong_runs(view: TableView, classes: PixelClasses, towers: list
             continue
         step, at_end, point = max(places, key=lambda place: place[0][0])
         if step[0] >= BOX_TOWER_STEP and step[1] >= BOX_TOWER_SEEN:
+            # Told on the open wall's line, as the thresholds were fitted; placed on the strip's.
+            span = np.linalg.norm(point - start)
+            point = point + _strip_offset(solid, region, start, u, span, beyond, profile) * np.array([-u[1], u[0]])
             tower = TowerReading(float(point[0]), float(point[1]), dims.tower_radius, in_run=True)
             found.append(TowerInOverlongRun(tower, index, at_end, step, beyond))
     return found
+
+
+def _strip_offset(solid: np.ndarray, region: Region, start: np.ndarray, u: np.ndarray, span: float, beyond: float,
+                  profile: PieceProfile) -> float:
+    """How far across `u` (mm, to its left) the run's carved strip passes `span` along it from `start`: the line
+    through the strip's middle, fitted along the wall's body and the run `beyond` it (a wall leaving it across, or a
+    keep beside it, is taken off as an outlier). The open wall's direction is read
+    from its body alone, and a degree or two off it puts the tower in the run a few mm aside its walls, too far for
+    the walls beyond to be read from its sockets (fresh 15000-002, 11°: 4.5 mm, the open long wall beyond lost)."""
+    dims = profile.dimensions
+    along = np.arange(dims.tower_radius + 4.0, dims.centre_spacing("long") - dims.tower_radius + beyond, 2.0)
+    along = along[np.abs(along - span) > dims.tower_radius + 2.0]  # the tower itself is wider than its walls
+    across = np.arange(-STRIP_REACH_MM, STRIP_REACH_MM + 0.5, 1.0)
+    normal = np.array([-u[1], u[0]])
+    points = start + along[:, None, None] * u + across[None, :, None] * normal
+    seen = region.sample(solid, points).astype(bool)
+    rows = seen.sum(axis=1) > 0
+    if rows.sum() < MIN_STRIP_ROWS:
+        return 0.0
+    middles = (seen[rows] * across).sum(axis=1) / seen[rows].sum(axis=1)
+    along = along[rows]
+    slope, offset = np.polyfit(along, middles, 1)
+    close = np.abs(middles - (slope * along + offset)) <= STRIP_OUTLIER_MM
+    if close.sum() >= MIN_STRIP_ROWS:
+        slope, offset = np.polyfit(along[close], middles[close], 1)
+    return float(np.clip(slope * span + offset, -STRIP_REACH_MM / 2, STRIP_REACH_MM / 2))
 
 
 def runs_on_mm(solid: np.ndarray, region: Region, start: np.ndarray, u: np.ndarray, profile: PieceProfile) -> float:
