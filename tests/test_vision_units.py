@@ -1199,6 +1199,37 @@ def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_i
     assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind) == []
 
 
+def test_a_long_wall_seen_then_hidden_by_a_keep_is_a_candidate_in_place_of_its_seen_part():
+    """Fresh 15000-017 (37°): a long wall's middle behind a leaning double keep, 0.44 of its body hidden and the rest
+    seen solid, the seen part read as a short open wall out of one tower. Nowhere between the towers is the table
+    seen: the long wall is offered, and takes that open wall's socket; with the table seen beside the keep, not."""
+    from tablesight.vision.castellan.hidden_walls import without_open_walls_within
+    from tablesight.vision.castellan.reading import PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading, walls_behind_keeps
+
+    towers = [TowerReading(100.0, 100.0, 12.0), TowerReading(228.0, 100.0, 12.0)]
+    read_open = [WallReading("short", 0, None, (164.0, 101.0), 0.9)]
+    rows = slice(int(95 * REGION.px_per_mm), int(105 * REGION.px_per_mm))
+    behind, solid = np.zeros(REGION.size[::-1], bool), np.zeros(REGION.size[::-1], bool)
+    behind[rows, int(160 * REGION.px_per_mm):int(200 * REGION.px_per_mm)] = True  # the keep
+    solid[rows, int(112 * REGION.px_per_mm):int(160 * REGION.px_per_mm)] = True  # the wall seen from one tower
+    solid[rows, int(200 * REGION.px_per_mm):int(216 * REGION.px_per_mm)] = True  # and by the other
+    found = walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind, solid=solid)
+    assert [(w.kind, {w.start, w.end}, w.inferred) for w in found] == [("long", {0, 1}, True)]
+    assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind) == []  # judged by the keep alone
+    across = WallReading("short", 0, None, (100.0, 164.0), 0.9)
+    reading = PhotoReading(None, None, towers=towers, walls=[*read_open, across])
+    assert without_open_walls_within(reading, found[0]) == [across]
+    solid[rows, int(200 * REGION.px_per_mm):int(216 * REGION.px_per_mm)] = False  # the table seen there
+    assert walls_behind_keeps(towers, read_open, REGION, DIMS, 0.0, behind, solid=solid) == []
+    # Two short walls and the tower between them fill a long span's body as solidly: no long wall is offered.
+    solid[rows, int(112 * REGION.px_per_mm):int(216 * REGION.px_per_mm)] = True
+    three = [*towers[:1], TowerReading(164.0, 100.0, 12.0), towers[1]]
+    shorts = [WallReading("short", 0, 1, None, 1.0), WallReading("short", 1, 2, None, 0.5)]
+    assert walls_behind_keeps(three, shorts, REGION, DIMS, 0.0, behind, solid=solid) == []
+
+
 def test_a_wall_seen_only_in_glimpses_between_keeps_is_a_candidate():
     """A wall behind two keeps, its body hidden 0.6 and seen only in stretches of a few mm between and beside
     them, where their shade leaves too little grey to read (fresh 11600-007): neither seen nor ruled out."""

@@ -32,7 +32,7 @@ from tablesight.vision.castellan.hidden_towers import (
     towers_in_runs_another_look_saw,
     walls_ending_on_long_walls,
 )
-from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden
+from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden, without_open_walls_within
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
 from tablesight.vision.castellan.looks import misfit_rate, misfits
 from tablesight.vision.castellan.reading import (
@@ -47,6 +47,7 @@ from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls
 from tablesight.vision.castellan.walls import (
+    WallReading,
     castle_axis,
     find_walls,
     meeting_distance,
@@ -360,10 +361,19 @@ class PieceInference:
         rules (most often: it closes the courtyard a keep stands in), and named in the notes."""
         broken = self._rules_broken(reading)
         for wall in walls_hidden(reading, wall_solid, region, planes, self.profile.dimensions):
-            reading.walls.append(wall)
-            broken = self._kept_if_fewer_broken(reading, broken, reading.walls.pop,
-                                                hidden_wall_note(wall, reading, "without it the castle "
-                                                                                      "breaks more rules"))
+            broken = self._hidden_wall_kept_if_fewer_broken(reading, wall, broken)
+
+    def _hidden_wall_kept_if_fewer_broken(self, reading: PhotoReading, wall: WallReading, broken: int) -> int:
+        """`wall`, offered as hidden behind a keep, added in place of the open walls it takes in
+        (`hidden_walls.without_open_walls_within`), and kept only if the board then breaks fewer rules."""
+        before = list(reading.walls)
+
+        def undo() -> None:
+            reading.walls[:] = before
+
+        reading.walls[:] = [*without_open_walls_within(reading, wall), wall]
+        return self._kept_if_fewer_broken(reading, broken, undo,
+                                          hidden_wall_note(wall, reading, "without it the castle breaks more rules"))
 
     def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
         return kept_if_fewer_broken(reading, self.profile.dimensions, broken, undo, note)

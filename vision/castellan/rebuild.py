@@ -18,7 +18,12 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.box_count_splits import long_walls_split_to_the_box_count
 from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, run_joined, short_walls_over_the_box
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
-from tablesight.vision.castellan.hidden_walls import hidden_wall_note, wall_note, walls_hidden
+from tablesight.vision.castellan.hidden_walls import (
+    hidden_wall_note,
+    wall_note,
+    walls_hidden,
+    without_open_walls_within,
+)
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
 from tablesight.vision.castellan.overlong_runs import read_towers_in_overlong_runs
 from tablesight.vision.castellan.reading import (
@@ -91,7 +96,7 @@ def _walls_behind_keeps_left(reading: PhotoReading, profile: PieceProfile) -> No
         return
     hidden = walls_hidden(reading, reading.wall_solid, reading.region, reading.planes, profile.dimensions)
     for wall in hidden:
-        reading.walls.append(wall)
+        reading.walls[:] = [*without_open_walls_within(reading, wall), wall]
         reading.notes.append(hidden_wall_note(wall, reading, "its towers stand a span apart"))
     if hidden:
         reading.board = board_of(reading)

@@ -36,6 +36,11 @@ HALF_HIDDEN, GLIMPSE_MM = 0.5, 8.0
 # photos, 6 pairs of towers a span apart were so, 4 with a wall in truth (13700-019, 13000-020, 13300-006,
 # 13600-005); the wall is added and listed to check.
 BESIDE_KEEP_HIDDEN, BESIDE_KEEP_MM = 0.2, 30.0
+# ... or at least that share of it, the rest seen solid (a wall's body seen, then hidden: nowhere is the table seen
+# between the towers) along all but this share of it: fresh 15000-017 (37°), a long wall's middle behind a leaning
+# double keep, 0.44 hidden and 0.52 seen solid, the seen part read as an open wall from one end.
+SEEN_OR_HIDDEN_GAP = 0.1
+ALONG_COSINE = 0.95  # an open wall leaves its tower along a span when the cosine of their angle is over this
 OPEN_WALL_SEEN_MM = 8.0  # solid this far out of a socket: something leaves it
 # A wall between two towers a span apart seen solid along at least this share of its body, short of FILLED (grey
 # on a table of its own shade, the carving finding only stretches of it: fresh 13800-009, two courtyards merged
@@ -188,18 +193,21 @@ def find_walls(towers: list[TowerReading], solid: np.ndarray, region: Region, di
 
 def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], region: Region,
                        dims: PieceDimensions, axis: float, hidden: np.ndarray,
-                       keep_centres: np.ndarray | None = None) -> list[WallReading]:
+                       keep_centres: np.ndarray | None = None, solid: np.ndarray | None = None) -> list[WallReading]:
     """Walls that may stand between two towers a span apart along the castle's axes, not read because
     keeps in front hide most of where their body would be (MOSTLY_HIDDEN; HALF_HIDDEN, the rest seen only in
-    glimpses; BESIDE_KEEP_HIDDEN, a keep of `keep_centres` (mm) by its middle): neither seen nor ruled out.
-    Only the rules can tell (see `PieceInference.walls_the_rules_need`)."""
+    glimpses; BESIDE_KEEP_HIDDEN, a keep of `keep_centres` (mm) by its middle, or the rest seen `solid`):
+    neither seen nor ruled out. Only the rules can tell (see `PieceInference.walls_the_rules_need`)."""
     keep_centres = np.zeros((0, 2)) if keep_centres is None else np.asarray(keep_centres, float).reshape(-1, 2)
     r, found = dims.tower_radius, []
     for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
-        covered = solid_along(hidden, region, origin, (target - origin) / span, r + 2, span - r - 2)
+        direction = (target - origin) / span
+        covered = solid_along(hidden, region, origin, direction, r + 2, span - r - 2)
         keep_by = bool(np.any(np.linalg.norm(keep_centres - (origin + target) / 2, axis=1) < BESIDE_KEEP_MM))
-        if _hidden_enough(covered, keep_by):
+        if _hidden_enough(covered, keep_by) or (solid is not None and _hidden_where_not_seen(
+                covered, solid_along(solid, region, origin, direction, r + 2, span - r - 2))
+                and _open_towards_each_other(i, j, kind, towers, walls, dims)):
             found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
 
@@ -255,6 +263,28 @@ def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
     share = covered.mean()
     return bool(share >= MOSTLY_HIDDEN or (share >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM)
                 or (share >= BESIDE_KEEP_HIDDEN and keep_by_middle))
+
+
+def _open_towards_each_other(i: int, j: int, kind: str, towers: list[TowerReading], walls: list[WallReading],
+                             dims: PieceDimensions) -> bool:
+    """Whether no wall joining two towers leaves tower `i` towards `j` or `j` towards `i` (open walls may: the part
+    of a wall seen before a keep hid the rest), nor, for a long span, does a tower stand a short span along it: a
+    long span's body is as solid where two short walls and a tower fill it."""
+    a, b = (np.asarray(towers[k].position, float) for k in (i, j))
+    closed = [w for w in walls if w.end is not None]
+    if _held_towards(i, b - a, closed, towers) or _held_towards(j, a - b, closed, towers):
+        return False
+    positions = np.array([t.position for t in towers], float).reshape(-1, 2)
+    direction = (b - a) / float(np.linalg.norm(b - a))
+    return kind != "long" or _tower_along(positions, a, direction, dims.centre_spacing("short"), i,
+                                          (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is None
+
+
+def _hidden_where_not_seen(covered: np.ndarray, seen: np.ndarray) -> bool:
+    """Whether keeps hide BESIDE_KEEP_HIDDEN of a wall's body or more (`covered`, sampled along it) and what they do
+    not hide is seen solid (`seen`) along all but SEEN_OR_HIDDEN_GAP of it: the table shows nowhere between."""
+    return bool(len(covered) and covered.mean() >= BESIDE_KEEP_HIDDEN
+                and (covered | seen).mean() >= 1 - SEEN_OR_HIDDEN_GAP)
 
 
 def _longest_run(flags: np.ndarray) -> int:
