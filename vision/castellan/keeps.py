@@ -75,9 +75,9 @@ SEAM_MM = 1.5  # half the widest seam between a double keep's bodies that its co
 # 14500-018: a yellow double under a flash, its upper body and roof cut off by a band 8-10 mm wide on the table plane,
 # its lean measured at a single's). Bands up to this wide are bridged along the lean only (`bridged_along`), so
 # that nothing of the colour beside the keep's lane is joined to it; what the bridge adds is bounded as the seams'.
-# Only parts of the colour of GLARE_PART_SIDES² of a keep's side or more are bridged: a keep's upper body beyond a
-# band (190 mm² there), not a wood table's grain, which comes in specks of its colour under 60 mm² and would be
-# strung along a single's lean into a double's (sample 018).
+# Only parts of the colour of GLARE_PART_SIDES × a keep's side squared or more are bridged (121 mm² for a 22 mm keep):
+# a keep's upper body beyond a band (188 mm² there), not a wood table's grain, which comes in specks of its colour
+# under 60 mm² and would be strung along a single's lean into a double's (sample 018).
 GLARE_BAND_MM = 10.0
 GLARE_PART_SIDES = 0.25
 LANE_SLACK_MM = 3.0  # a keep's base is read to about this: its colour ahead of a keep in front still counts
