@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tablesight.calibration.pieces import PieceProfile
+from tablesight.calibration.pieces import PieceDimensions, PieceProfile
 from tablesight.vision.castellan.box_count_splits import long_walls_split_to_the_box_count
 from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, run_joined, short_walls_over_the_box
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
@@ -54,6 +54,7 @@ from tablesight.vision.castellan.walls import (
     open_walls_grown_long,
     open_walls_past_unseen_starts,
     open_walls_through_towers,
+    solid_along,
     walls_half_seen,
     without_open_walls_across_walls,
 )
@@ -63,13 +64,19 @@ from tablesight.vision.castellan.walls import (
 # stripe's border beyond it carve a body seen in part (sample 010: 0.8 of it, grown long wrongly when tried). The
 # open walls so grown right over 288 photos (samples, fresh 12400-12900) were seen 0.93-1.0.
 GROWN_SEEN_SHARE = 0.9
+# The card's sheet and a margin are never read as castle (`carving.card_mask`), so a wall running onto the card shows
+# only up to there: an open short wall whose strip is seen solid (ONTO_CARD_SEEN_SHARE of it) right up to the card,
+# past a short wall's body by ONTO_CARD_BEYOND_MM or more, the rest of a long wall's body on the card (or seen again
+# beyond it), is an open long wall (samples 011 and 024: an open long wall ending on the card, read short).
+ONTO_CARD_SEEN_SHARE = 0.9
+ONTO_CARD_BEYOND_MM = 8.0
 
 
 
 def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
     """The kept reading's walls mended where the rules and the photo tell how (walls hidden behind keeps, thin
-    towers that are a long wall's middle, open walls read across breaks, grown long across a short break or
-    through a tower; long walls over the boxes' count split), its board made again."""
+    towers that are a long wall's middle, open walls read across breaks, grown long across a short break, onto
+    the card or through a tower; long walls over the boxes' count split), its board made again."""
     with timed(reading.timings_ms, "rebuild"):
         _walls_behind_keeps_left(reading, profile)
         _thin_towers_as_long_walls(reading, profile)
@@ -78,10 +85,54 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_past_shade(reading, profile, axis)
             _open_walls_on_grey_mixed_into_the_table(reading, profile, axis)
             _open_walls_grown_long(reading, profile, axis)
+        _open_walls_onto_the_card(reading, profile)
         _open_walls_through_towers(reading, profile)
         read_towers_in_overlong_runs(reading, profile)
         long_walls_split_to_the_box_count(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
+
+
+def _open_walls_onto_the_card(reading: PhotoReading, profile: PieceProfile) -> None:
+    """Each open short wall running onto the card (`_runs_onto_the_card`) read as an open long wall while the box
+    holds another, named in the notes."""
+    if reading.board is None or reading.view is None or reading.wall_solid is None or not reading.view.card.seen:
+        return
+    card = card_mask(reading.region, seen=True)
+    dims, changed = profile.dimensions, False
+    for i, wall in enumerate(reading.walls):
+        if wall.kind != "short" or wall.end is not None or not _runs_onto_the_card(reading, wall, card, dims):
+            continue
+        if not box_holds_another_long_wall(reading.towers, reading.walls, reading.keep_colours):
+            break
+        origin = np.asarray(reading.towers[wall.start].position, float)
+        reach = np.asarray(wall.open_point, float) - origin
+        end = origin + reach / float(np.linalg.norm(reach)) * dims.centre_spacing("long")
+        reading.walls[i] = replace(wall, kind="long", open_point=(float(end[0]), float(end[1])))
+        reading.notes.append(f"the open short wall from the tower at ({origin[0]:.0f}, {origin[1]:.0f}) mm runs on "
+                             f"onto the reference card, where pieces are not read: read as an open long wall")
+        changed = True
+    if changed:
+        reading.board = board_of(reading)
+
+
+def _runs_onto_the_card(reading: PhotoReading, wall: WallReading, card: np.ndarray, dims: PieceDimensions) -> bool:
+    """Whether an open wall's strip is seen solid right up to the card's mask, past a short wall's body, and the rest
+    of a long wall's body along it lies on the card or is seen beyond it."""
+    origin = np.asarray(reading.towers[wall.start].position, float)
+    reach = np.asarray(wall.open_point, float) - origin
+    direction = reach / max(float(np.linalg.norm(reach)), 1e-9)
+    start, stop = dims.tower_radius + 2, dims.centre_spacing("long") - dims.tower_radius
+    steps = np.arange(start, stop, 1.0)
+    on_card = reading.region.sample(card, origin + np.outer(steps, direction)).astype(bool)
+    seen = solid_along(reading.wall_solid, reading.region, origin, direction, start, stop)[:len(steps)]
+    if not on_card.any() or len(seen) < len(steps):
+        return False
+    card_from = int(np.argmax(on_card))
+    if steps[card_from] < dims.centre_spacing("short") - dims.tower_radius + ONTO_CARD_BEYOND_MM:
+        return False
+    # Seen up to the card; past it, the rest of the long wall's body on the card or seen again beyond it.
+    return (float(seen[:card_from].mean()) >= ONTO_CARD_SEEN_SHARE
+            and float((on_card | seen)[card_from:].mean()) >= ONTO_CARD_SEEN_SHARE)
 
 
 def _walls_behind_keeps_left(reading: PhotoReading, profile: PieceProfile) -> None:
