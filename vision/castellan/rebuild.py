@@ -54,6 +54,7 @@ from tablesight.vision.castellan.walls import (
     open_walls_grown_long,
     open_walls_past_unseen_starts,
     open_walls_through_towers,
+    ray_steps,
     solid_along,
     walls_half_seen,
     without_open_walls_across_walls,
@@ -122,11 +123,11 @@ def _runs_onto_the_card(reading: PhotoReading, wall: WallReading, card: np.ndarr
     reach = np.asarray(wall.open_point, float) - origin
     direction = reach / max(float(np.linalg.norm(reach)), 1e-9)
     start, stop = dims.tower_radius + 2, dims.centre_spacing("long") - dims.tower_radius
-    steps = np.arange(start, stop, 1.0)
+    steps = ray_steps(start, stop)  # where `solid_along` samples
     on_card = reading.region.sample(card, origin + np.outer(steps, direction)).astype(bool)
-    seen = solid_along(reading.wall_solid, reading.region, origin, direction, start, stop)[:len(steps)]
-    if not on_card.any() or len(seen) < len(steps):
+    if not on_card.any():
         return False
+    seen = solid_along(reading.wall_solid, reading.region, origin, direction, start, stop)
     card_from = int(np.argmax(on_card))
     if steps[card_from] < dims.centre_spacing("short") - dims.tower_radius + ONTO_CARD_BEYOND_MM:
         return False

@@ -136,16 +136,16 @@ def _axis_from_edges(solid: np.ndarray) -> float:
     return (math.atan2(sy, sx) / 4) % (math.pi / 2) if sx or sy else 0.0
 
 
-def _steps(start: float, stop: float) -> np.ndarray:
+def ray_steps(start: float, stop: float) -> np.ndarray:
     """The distances (mm) along a ray that `solid_along` samples: every STEP_MM from `start`, short of `stop`."""
     return np.arange(start, stop, STEP_MM)
 
 
 def solid_along(solid: np.ndarray, region: Region, origin, direction, start: float, stop: float,
              least_rays: int = 1) -> np.ndarray:
-    """Solid or not along a ray, 1 mm steps (`_steps`), tolerant of ±2 mm sideways misalignment: solid where at
+    """Solid or not along a ray, 1 mm steps (`ray_steps`), tolerant of ±2 mm sideways misalignment: solid where at
     least `least_rays` of three parallel rays are."""
-    dist = _steps(start, stop)
+    dist = ray_steps(start, stop)
     normal = np.array([-direction[1], direction[0]])
     # Three parallel rays (2 mm either side and the middle), sampled in one go.
     along = np.asarray(origin) + np.outer(dist, direction)
@@ -200,6 +200,9 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     neither seen nor ruled out. Only the rules can tell (see `PieceInference.walls_the_rules_need`)."""
     keep_centres = np.zeros((0, 2)) if keep_centres is None else np.asarray(keep_centres, float).reshape(-1, 2)
     r, found = dims.tower_radius, []
+    positions = np.array([t.position for t in towers], float).reshape(-1, 2)
+    # Open walls along a span may hold its sockets: the part of a wall seen before a keep hid the rest.
+    closed = [w for w in walls if w.end is not None]
     for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
@@ -207,7 +210,7 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
         keep_by = bool(np.any(np.linalg.norm(keep_centres - (origin + target) / 2, axis=1) < BESIDE_KEEP_MM))
         if _hidden_enough(covered, keep_by) or (solid is not None and _hidden_where_not_seen(
                 covered, solid_along(solid, region, origin, direction, r + 2, span - r - 2))
-                and _open_towards_each_other(i, j, kind, towers, walls, dims)):
+                and _span_free(i, j, kind, positions, towers, closed, dims)):
             found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
 
@@ -223,10 +226,7 @@ def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region
     for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
-        if _held_towards(i, direction, walls, towers) or _held_towards(j, -direction, walls, towers):
-            continue
-        if kind == "long" and _tower_along(positions, origin, direction, dims.centre_spacing("short"), i,
-                                           (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is not None:
+        if not _span_free(i, j, kind, positions, towers, walls, dims):
             continue
         body = solid_along(solid, region, origin, direction, r + 2, span - r - 2)
         if not len(body) or not HALF_SEEN <= body.mean() < FILLED or (kind == "long" and _gap_in_middle(body) >= r):
@@ -265,16 +265,14 @@ def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
                 or (share >= BESIDE_KEEP_HIDDEN and keep_by_middle))
 
 
-def _open_towards_each_other(i: int, j: int, kind: str, towers: list[TowerReading], walls: list[WallReading],
-                             dims: PieceDimensions) -> bool:
-    """Whether no wall joining two towers leaves tower `i` towards `j` or `j` towards `i` (open walls may: the part
-    of a wall seen before a keep hid the rest), nor, for a long span, does a tower stand a short span along it: a
-    long span's body is as solid where two short walls and a tower fill it."""
-    a, b = (np.asarray(towers[k].position, float) for k in (i, j))
-    closed = [w for w in walls if w.end is not None]
-    if _held_towards(i, b - a, closed, towers) or _held_towards(j, a - b, closed, towers):
+def _span_free(i: int, j: int, kind: str, positions: np.ndarray, towers: list[TowerReading],
+               walls: list[WallReading], dims: PieceDimensions) -> bool:
+    """Whether no wall of `walls` leaves tower `i` towards `j` or `j` towards `i` (`_held_towards`), nor, for a long
+    span, does a tower stand a short span along it (`positions`: the towers'): no long wall passes a tower, and two
+    short walls and their tower fill a long span's body as solidly as a long wall."""
+    a, b = positions[i], positions[j]
+    if _held_towards(i, b - a, walls, towers) or _held_towards(j, a - b, walls, towers):
         return False
-    positions = np.array([t.position for t in towers], float).reshape(-1, 2)
     direction = (b - a) / float(np.linalg.norm(b - a))
     return kind != "long" or _tower_along(positions, a, direction, dims.centre_spacing("short"), i,
                                           (SPAN_TOLERANCE, ANGLE_TOLERANCE)) is None
@@ -357,7 +355,7 @@ def _middle_hidden(covered: np.ndarray, start: float, stop: float, radius: float
     """Whether keeps hide MIDDLE_HIDDEN of a wall's body between two towers (`covered`: `solid_along` from `start` to
     `stop`, as far from each tower's centre) within `radius` of its middle, where a tower splitting it into two
     short walls would stand."""
-    middle = covered[np.abs(_steps(start, stop) - (start + stop) / 2) <= radius]
+    middle = covered[np.abs(ray_steps(start, stop) - (start + stop) / 2) <= radius]
     return bool(middle.size) and float(middle.mean()) >= MIDDLE_HIDDEN
 
 
