@@ -458,6 +458,20 @@ def test_a_castle_whose_card_the_frame_cuts_to_a_strip_is_read_on_a_dark_vignett
     assert score_board(reading.board).scores == truth_report["scores"]
 
 
+def test_red_keeps_on_a_red_cloth_are_read_in_their_courtyards_without_the_card():
+    """Fresh seed 15100, photo 006 (2° from straight above): the frame cuts the card to a strip of half squares, so
+    the castle is read by its own walls, whole; five red keeps on the red cloth are a shade darker than it, and no
+    colour mask tells them from it. The courtyards they claim were read unclaimed (blue 34 and no red, for red 23):
+    keeps of the table's colour were looked for only through the card's pose. They are looked for without it too,
+    each named in the notes."""
+    photo = HERE / "data" / "red-keeps-on-red-cloth-card-cut-off.jpg"
+    _, reading = _read_against_truth(photo)
+    assert not reading.card.seen
+    assert sum("red keep" in note and "of nearly the table's colour" in note for note in reading.notes) == 5
+    truth_report = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())["report"]
+    assert score_board(reading.board).scores == truth_report["scores"]
+
+
 def test_a_thin_tower_stays_a_tower_where_the_box_holds_no_further_long_wall():
     """Fresh seed 12600, photo 017 (cloth, 28°): a tower behind a green double keep shows a footprint 19 mm across
     against the castle's 28 and no top above its walls, so it was read as the middle of one long wall — a 27th,

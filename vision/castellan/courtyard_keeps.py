@@ -4,8 +4,8 @@ A red keep on a red cloth has the cloth's colour to within the cloth's own grain
 the colour masks do not find it. Seen whole it is still a keep-sized patch a little lighter, or of a
 slightly other shade, than the cloth right around it — which the cloth's texture, averaged over as
 much, never is. Each unclaimed courtyard's most distinct keep-sized patch is compared with the most
-distinct the table shows outside every courtyard (its texture, wall rims and shadows included); one
-that stands out well beyond it, of a keep's hue, is a candidate keep. A patch only darker than the table
+distinct the table shows outside every courtyard, claimed or not (its texture, wall rims and shadows included);
+one that stands out well beyond it, of a keep's hue, is a candidate keep. A patch only darker than the table
 around it, of the same hue, is a shadow. The reader keeps a candidate only where the board then breaks
 fewer rules, and says so in the notes: a courtyard left unclaimed at a real table must stay unclaimed.
 """
@@ -122,11 +122,15 @@ class CourtyardPatches:
 
 def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarray],
                         courtyards: Sequence[np.ndarray], towers_mm: np.ndarray, profile: PieceProfile,
-                        keeps_mm: Sequence[Sequence[float]] = ()) -> list[CourtyardKeep]:
+                        keeps_mm: Sequence[Sequence[float]] = (),
+                        claimed: Sequence[np.ndarray] = ()) -> list[CourtyardKeep]:
     """The candidate keep (at most one) in each courtyard of `courtyards` (polygons, table mm) that no keep
     claims. `grey`, `keep_masks`: the pixel classes of the view's undistorted image (uint8 masks);
     `towers_mm`: the castle's towers, whose surroundings are the table compared with; `keeps_mm`: the keeps
-    read (centres), whose colour is left out of what is looked at."""
+    read (centres), whose colour is left out of what is looked at; `claimed`: the courtyards keeps claim
+    (polygons), left out of the table's texture with the others: a keep's shadow and fringes, and another keep
+    of the table's colour, stand out there as no table does (fresh 15100-005: red keeps on a red cloth beside
+    others' keeps took the texture from 4.8 to 5.9, and a red keep standing out by 11.3 was left out)."""
     if not courtyards or len(towers_mm) == 0:
         return []
     lo, hi = towers_mm.min(axis=0) - MARGIN_MM, towers_mm.max(axis=0) + MARGIN_MM
@@ -137,13 +141,14 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     clear, keep_coloured = _table_seen(view, grey, keep_masks, height, region)
     inside = [_polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
     in_courtyards = np.logical_or.reduce(inside)
+    in_any = np.logical_or.reduce([in_courtyards] + [_polygon_mask(p, region, clear.shape) for p in claimed])
     # Keep colour is left out of the table's texture outside these courtyards, and inside them where a keep
     # read may reach (`_keeps_reach`).
     reach = _keeps_reach(view, region, keeps_mm, height, profile)
     seen = clear & ~(keep_coloured & (~in_courtyards | reach))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     contrast, patch, around, usable, patch_seen = _patch_contrast(lab, seen, side_px)
-    outside = usable & ~in_courtyards
+    outside = usable & ~in_any
     if np.count_nonzero(outside) < 100:  # no table around to learn its texture from
         return []
     # Shadows left out, as in the courtyards: a wall's shadow stands out from the table as far as a keep of the

@@ -205,8 +205,10 @@ class PieceInference:
         between walls (beside another colour's keep, outside every courtyard) than a keep. Only once the
         look is kept, and only while the board breaks rules: keeps of a colour the table has in part, told by
         their step from the pattern around them (`keeps_apart`), then keep-sized patches standing out in the
-        courtyards still unclaimed (`keeps_in_courtyards`: a red keep on a red cloth)."""
-        if reading.board is None or reading.raw_classes is None or not pose_known(reading):
+        courtyards still unclaimed (`keeps_in_courtyards`: a red keep on a red cloth). Without the card too, through
+        the pose the castle gave: a keep's colour is told from the table around it whatever the scale (fresh
+        15100-006: the card cut off by the photo's edge, five red keeps on a red cloth)."""
+        if reading.board is None or reading.raw_classes is None or reading.view is None:
             return
         broken = self._rules_broken(reading)
         if not broken:
@@ -235,9 +237,11 @@ class PieceInference:
     def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
         report = score_board(board_of(reading), self.profile.dimensions)
         unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
+        claimed = [c.polygon for c in report.courtyards if c.keeps]
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
-                                         unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps]):
+                                         unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps],
+                                         claimed):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
                                              top_height_mm=None, inferred=True))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (

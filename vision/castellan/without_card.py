@@ -102,6 +102,7 @@ class CardlessReader:
             missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
                                 "read reliably: lay the card flat beside the castle and take the photo again")
             return missing
+        self.stages.inference.keeps_the_rules_need(reading)
         if reading.card.focal_source == "castle":
             how = (f"the camera's tilt ({reading.card.pose.tilt_deg:.0f}°) and the scale taken from the castle's "
                    f"walls")
