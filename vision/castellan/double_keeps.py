@@ -101,7 +101,8 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
     the keeps' measured leans (how far from a single's and a double's, against the measurement's
     noise, once the lean the photo's keeps all share is taken off), their shadows' reach and the area they
     carve (`_area_evidence`); a keep whose posterior is not clear either way
-    is marked uncertain, more readily if of one of the table's own colours (`tables_colours`)."""
+    is marked uncertain, more readily if of one of the table's own colours (`tables_colours`) or standing on table
+    of its colour (`KeepReading.on_its_colour`)."""
     by_colour: dict[str, list[int]] = {}
     for i, k in enumerate(keeps):
         by_colour.setdefault(k.color, []).append(i)
@@ -128,7 +129,8 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
         short = _measured_short([keeps[i] for i in members])
         for i in measured:
             p_double = weights[i] / total
-            odds = TABLE_COLOUR_CERTAIN_ODDS if keeps[i].color in tables_colours else CERTAIN_ODDS
+            on_table_colour = keeps[i].color in tables_colours or keeps[i].on_its_colour
+            odds = TABLE_COLOUR_CERTAIN_ODDS if on_table_colour else CERTAIN_ODDS
             certain = (not 1 / (1 + odds) <= p_double <= odds / (1 + odds) and _leans_agree(keeps[i], spread)
                        and not short)
             decided[i] = replace(keeps[i], double=i == best, double_certain=certain)

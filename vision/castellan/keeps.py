@@ -107,6 +107,9 @@ class KeepReading:
     # Not told by its colour as keeps are, but read where the castle needs a keep (a colour the table has, a
     # patch standing out in an unclaimed courtyard): it may be the table's own pattern. Check it.
     inferred: bool = False
+    # It stands on table of its own colour (`keep_blends.on_its_own_colour`): its colour may run into the table's,
+    # so it is weighed as a keep of a colour the table has.
+    on_its_colour: bool = False
     # A keep of its colour stands in line ahead, nearer than a double's colour would reach: its colour runs into
     # that keep's, so its length along the lean was cut short and is not measured (`_with_height`).
     lean_cut: bool = False

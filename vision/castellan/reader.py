@@ -37,9 +37,10 @@ from tablesight.vision.castellan.carving import (
 )
 from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.inferred_pieces import PieceInference
-from tablesight.vision.castellan.keep_blends import table_hue_around
+from tablesight.vision.castellan.keep_blends import on_its_own_colour, table_hue_around
 from tablesight.vision.castellan.keeps import (
     KeepPlanes,
+    KeepReading,
     beyond_the_castle,
     find_keeps,
     keep_planes,
@@ -566,20 +567,33 @@ class CastellanReader:
         if shadows:
             on_castle = with_shadow_evidence(on_castle, view, reading.classes.grey, planes.flat, solid, region,
                                              reading.towers, reading.walls, self.profile)
+        on_castle = [replace(k, on_its_colour=on_its_own_colour(view, k.color, (k.x, k.y), dims.keep_side,
+                                                                2 * self.profile.keep_height)) for k in on_castle]
         reading.keeps = decide_doubles(on_castle, planes.tables_colours)
-        in_line = sum(not k.double_certain and k.lean_cut for k in reading.keeps)
-        uncertain = sum(not k.double_certain for k in reading.keeps) - in_line
-        if uncertain:
-            reading.notes.append(f"{uncertain} keep(s) seen from nearly straight above, where a single and a "
-                                 f"double keep look alike: each is marked ? and listed with what hangs on it, to "
-                                 f"check by eye")
-        if in_line:
-            reading.notes.append(f"{in_line} keep(s) whose top runs into the next keep of its colour behind it, "
-                                 f"so its height is not seen whole: each is marked ? and listed, to check by eye")
+        reading.notes.extend(_keep_doubt_notes(reading.keeps))
 
     def rebuild(self, reading: PhotoReading) -> None:
         """The kept reading's walls mended where the rules and the photo tell how (`rebuild.rebuild`)."""
         rebuild(reading, self.profile)
+
+
+def _keep_doubt_notes(keeps: list[KeepReading]) -> list[str]:
+    """Why the keeps left single or double in doubt are, by cause."""
+    in_line = sum(not k.double_certain and k.lean_cut for k in keeps)
+    on_colour = sum(not k.double_certain and not k.lean_cut and k.on_its_colour for k in keeps)
+    uncertain = sum(not k.double_certain for k in keeps) - in_line - on_colour
+    notes = []
+    if on_colour:
+        notes.append(f"{on_colour} keep(s) standing on table of their own colour, which their colour runs into, so "
+                     f"their height is measured less surely: each is marked ? and listed, to check by eye")
+    if uncertain:
+        notes.append(f"{uncertain} keep(s) seen from nearly straight above, where a single and a double keep look "
+                     f"alike: each is marked ? and listed with what hangs on it, to check by eye")
+    if in_line:
+        notes.append(f"{in_line} keep(s) whose top runs into the next keep of its colour behind it, so its height "
+                     f"is not seen whole: each is marked ? and listed, to check by eye")
+    return notes
+
 
 def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, first: Standing) -> bool:
     """Whether another look's reading replaces the best so far: it reads the photo better (`Standing.beaten_by`)
