@@ -299,3 +299,16 @@ def test_a_keep_filling_a_courtyard_with_no_table_around_any_patch_is_judged_aga
 def test_an_empty_crowded_courtyard_holds_no_keep():
     view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(6), None)
     assert keeps_in_courtyards(view, grey, [], [courtyard], towers, NOMINAL_PROFILE) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_tables_texture_is_measured_outside_the_claimed_courtyards_too(seed):
+    """Fresh 15100-005: red keeps on a red cloth, some in courtyards other keeps claim. Counted as the table's
+    texture there, such a keep (or a keep's shadow and fringes) raised the level a keep in an unclaimed courtyard
+    must reach past what it stood out by. The claimed courtyards are left out of the texture as the unclaimed are."""
+    lighter, faint = (72, 68, 150), (58, 54, 118)  # a red keep well lighter than the cloth, and one a shade lighter
+    view, grey = _castle_on(_mottled_cloth(seed), [((-60.0, 5.0), faint), ((20.0, 5.0), lighter)])
+    found = keeps_in_courtyards(view, grey, [], [LEFT], TOWERS, NOMINAL_PROFILE, [(20.0, 5.0)], claimed=[RIGHT])
+    assert [k.color for k in found] == ["red"] and abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
+    # Were the claimed courtyard the table's texture, the keep there would hide this one.
+    assert keeps_in_courtyards(view, grey, [], [LEFT], TOWERS, NOMINAL_PROFILE, [(20.0, 5.0)]) == []
