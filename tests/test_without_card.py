@@ -6,6 +6,16 @@ import tablesight.vision.castellan.without_card as without_card
 from tablesight.vision.castellan.reading import PhotoReading
 
 
+class _Inference:
+    """Stands in for the pieces inferred: records the readings keeps were looked for in."""
+
+    def __init__(self):
+        self.keeps_looked_for = []
+
+    def keeps_the_rules_need(self, reading):
+        self.keeps_looked_for.append(reading)
+
+
 class _Stages:
     """Stands in for the reader's stages: its rebuild mends the reading (as an open wall read through a tower
     is mended into the wall to it), which alone makes it make sense of a castle."""
@@ -14,6 +24,7 @@ class _Stages:
 
     def __init__(self):
         self.rebuilt = []
+        self.inference = _Inference()
 
     def rebuild(self, reading):
         self.rebuilt.append(reading)
@@ -33,6 +44,7 @@ def test_a_reading_without_the_card_is_judged_once_its_walls_are_mended(monkeypa
     stages = _Stages()
     read = without_card.CardlessReader(stages, lambda message: None).read(np.zeros((8, 8, 3), np.uint8), None, {})
     assert stages.rebuilt == [reading]
+    assert stages.inference.keeps_looked_for == [reading]  # keeps of the table's colour, once it makes sense
     assert read is reading and "no reference card in the photo" in read.notes[0]
 
 
