@@ -28,7 +28,7 @@ MIN_SATURATED_SHARE = 0.25  # of the ring: a table less often saturated lends a 
 HUE_BIN = 6  # (OpenCV hue, 0–180) the table's hue is the ring's commonest in bins this wide
 # A keep's own colour is looked for on rings this many keep sides from its centre, clear of the sector LEAN_SECTOR_DEG
 # either side of its lean (where its own top may show), and found there on OWN_COLOUR_SHARE of the points or more.
-# Fresh 15200-028: the green keep on a green diamond 0.36, the photo's other green keeps 0.01–0.12.
+# Fresh 15200-028: the green keep on a green diamond 0.36, the photo's other green keeps 0–0.12.
 OWN_COLOUR_RING_SIDES = (1.25, 1.75)
 LEAN_SECTOR_DEG = 50.0
 OWN_COLOUR_SHARE = 0.25
