@@ -19,7 +19,13 @@ import math
 
 import numpy as np
 
-from tablesight.vision.segmentation import KEEP_HUES, MIN_KEEP_SATURATION, colour_features, in_keep_hue
+from tablesight.vision.segmentation import (
+    KEEP_HUES,
+    MIN_KEEP_SATURATION,
+    ColourFeatures,
+    colour_features,
+    in_keep_hue,
+)
 from tablesight.vision.table_view import TableView
 
 RING_SIDES = (1.0, 1.5, 2.0)  # the table is looked at this many keep sides from the keeps' centre
@@ -38,15 +44,12 @@ def table_hue_around(view: TableView, centre: tuple[float, float], side: float) 
     """The table's commonest hue (OpenCV 0–180) among the saturated pixels of rings around a keep's centre
     (table mm; keeps `side` mm wide) on the table plane; None where too little of them is saturated (a grey,
     white or wooden-pale table: a keep's edge blends into paler keep colour there, not into another colour)."""
-    angles = np.linspace(0.0, 2 * math.pi, RING_POINTS, endpoint=False)
-    points = np.concatenate([np.column_stack([centre[0] + r * side * np.cos(angles),
-                                              centre[1] + r * side * np.sin(angles)]) for r in RING_SIDES])
-    cols, rows = view.plane_pixels(points, 0.0, view.image.shape)
-    if len(cols) < len(points) // 2:
+    rings = _ring_colours(view, centre, side, RING_SIDES, np.linspace(0.0, 2 * math.pi, RING_POINTS, endpoint=False))
+    if rings is None:
         return None
-    features = colour_features(view.normalised(view.image[rows, cols].reshape(1, -1, 3)))
+    features, count = rings
     saturated = features.saturation.ravel() > MIN_KEEP_SATURATION
-    if saturated.sum() < MIN_SATURATED_SHARE * len(points):
+    if saturated.sum() < MIN_SATURATED_SHARE * count:
         return None
     counts = np.bincount((features.hue.ravel()[saturated] // HUE_BIN).astype(int), minlength=180 // HUE_BIN + 1)
     return (int(np.argmax(counts)) + 0.5) * HUE_BIN
@@ -82,11 +85,22 @@ def on_its_own_colour(view: TableView, colour: str, centre: tuple[float, float],
     if np.hypot(*lean) > 1.0:  # straight below the camera a keep leans nowhere: every way is clear
         turn = np.abs(np.angle(np.exp(1j * (angles - math.atan2(lean[1], lean[0])))))
         angles = angles[turn > math.radians(LEAN_SECTOR_DEG)]
-    points = np.concatenate([np.column_stack([at[0, 0] + r * side * np.cos(angles),
-                                              at[0, 1] + r * side * np.sin(angles)]) for r in OWN_COLOUR_RING_SIDES])
-    cols, rows = view.plane_pixels(points, 0.0, view.image.shape)
-    if len(cols) < len(points) // 2:
+    rings = _ring_colours(view, centre, side, OWN_COLOUR_RING_SIDES, angles)
+    if rings is None:
         return False
-    features = colour_features(view.normalised(view.image[rows, cols].reshape(1, -1, 3)))
+    features = rings[0]
     own = (features.saturation.ravel() > MIN_KEEP_SATURATION) & in_keep_hue(features.hue.ravel(), colour)
     return bool(own.mean() >= OWN_COLOUR_SHARE)
+
+
+def _ring_colours(view: TableView, centre: tuple[float, float], side: float, ring_sides: tuple[float, ...],
+                  angles: np.ndarray) -> tuple[ColourFeatures, int] | None:
+    """The colours (card-normalised) of the table plane on rings `ring_sides` keep sides (`side` mm) from a keep's
+    centre (table mm), at `angles`, and how many points the rings hold; None where under half of them fall in the
+    photo."""
+    points = np.concatenate([np.column_stack([centre[0] + r * side * np.cos(angles),
+                                              centre[1] + r * side * np.sin(angles)]) for r in ring_sides])
+    cols, rows = view.plane_pixels(points, 0.0, view.image.shape)
+    if len(cols) < len(points) // 2:
+        return None
+    return colour_features(view.normalised(view.image[rows, cols].reshape(1, -1, 3))), len(points)

@@ -105,9 +105,8 @@ def _open_walls_onto_the_card(reading: PhotoReading, profile: PieceProfile) -> N
             continue
         if not box_holds_another_long_wall(reading.towers, reading.walls, reading.keep_colours):
             break
-        origin = np.asarray(reading.towers[wall.start].position, float)
-        reach = np.asarray(wall.open_point, float) - origin
-        end = origin + reach / float(np.linalg.norm(reach)) * dims.centre_spacing("long")
+        origin, direction = _open_wall_ray(reading, wall)
+        end = origin + direction * dims.centre_spacing("long")
         reading.walls[i] = replace(wall, kind="long", open_point=(float(end[0]), float(end[1])))
         reading.notes.append(f"the open short wall from the tower at ({origin[0]:.0f}, {origin[1]:.0f}) mm runs on "
                              f"onto the reference card, where pieces are not read: read as an open long wall")
@@ -119,9 +118,7 @@ def _open_walls_onto_the_card(reading: PhotoReading, profile: PieceProfile) -> N
 def _runs_onto_the_card(reading: PhotoReading, wall: WallReading, card: np.ndarray, dims: PieceDimensions) -> bool:
     """Whether an open wall's strip is seen solid right up to the card's mask, past a short wall's body, and the rest
     of a long wall's body along it lies on the card or is seen beyond it."""
-    origin = np.asarray(reading.towers[wall.start].position, float)
-    reach = np.asarray(wall.open_point, float) - origin
-    direction = reach / max(float(np.linalg.norm(reach)), 1e-9)
+    origin, direction = _open_wall_ray(reading, wall)
     start, stop = dims.tower_radius + 2, dims.centre_spacing("long") - dims.tower_radius
     steps = ray_steps(start, stop)  # where `solid_along` samples
     on_card = reading.region.sample(card, origin + np.outer(steps, direction)).astype(bool)
@@ -134,6 +131,13 @@ def _runs_onto_the_card(reading: PhotoReading, wall: WallReading, card: np.ndarr
     # Seen up to the card; past it, the rest of the long wall's body on the card or seen again beyond it.
     return (float(seen[:card_from].mean()) >= ONTO_CARD_SEEN_SHARE
             and float((on_card | seen)[card_from:].mean()) >= ONTO_CARD_SEEN_SHARE)
+
+
+def _open_wall_ray(reading: PhotoReading, wall: WallReading) -> tuple[np.ndarray, np.ndarray]:
+    """An open wall's tower (table mm) and the unit direction it leaves by."""
+    origin = np.asarray(reading.towers[wall.start].position, float)
+    reach = np.asarray(wall.open_point, float) - origin
+    return origin, reach / max(float(np.linalg.norm(reach)), 1e-9)
 
 
 def _walls_behind_keeps_left(reading: PhotoReading, profile: PieceProfile) -> None:
