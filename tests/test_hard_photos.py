@@ -591,3 +591,17 @@ def test_a_tower_whose_only_wall_a_keep_hides_is_joined_to_the_castle_not_left_o
     assert any(math.dist(t.position, (-571, 638)) < 8 for t in reading.board.towers)
     assert counts["short"]["fn"] == 0
     assert score_board(reading.board).scores == score_board(_truth(SAMPLES / "photo-041.jpg")).scores
+
+
+def test_a_yellow_keep_bleached_by_a_flash_is_read_by_the_patches_of_its_colour_left():
+    """Fresh seed 15500, photo 028 (a green grid, a flash, 38°): a yellow keep's roof, lit full on, comes out a cream
+    the colour masks take for grey plastic, and the wall in front hides its body; two triangles of yellow are left,
+    171 mm² in all, too small and too broken to be carved as a keep. Its courtyard was read unclaimed (yellow 24 for
+    27). What is left of its colour in the unclaimed courtyard is read as the keep (`keep_fragments`), named in the
+    notes."""
+    photo = HERE / "data" / "yellow-keep-bleached-by-a-flash.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert counts["keep"] == {"tp": 5, "fp": 0, "fn": 0}
+    assert sum("yellow keep" in note and "seen only in patches" in note for note in reading.notes) == 1
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert score_board(reading.board).scores == truth["report"]["scores"]

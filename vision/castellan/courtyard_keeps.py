@@ -139,12 +139,12 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
     height = profile.keep_height - profile.keep_roof_height  # a keep's roof base lands at its footprint here
     image = np.clip(view.rectify(height, region), 0.0, 1.0).astype(np.float32)
     clear, keep_coloured = _table_seen(view, grey, keep_masks, height, region)
-    inside = [_polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
+    inside = [polygon_mask(polygon, region, clear.shape) for polygon in courtyards]
     in_courtyards = np.logical_or.reduce(inside)
-    in_any = np.logical_or.reduce([in_courtyards] + [_polygon_mask(p, region, clear.shape) for p in claimed])
+    in_any = np.logical_or.reduce([in_courtyards] + [polygon_mask(p, region, clear.shape) for p in claimed])
     # Keep colour is left out of the table's texture outside these courtyards, and inside them where a keep
-    # read may reach (`_keeps_reach`).
-    reach = _keeps_reach(view, region, keeps_mm, height, profile)
+    # read may reach (`keeps_reach`).
+    reach = keeps_reach(view, region, keeps_mm, height, profile)
     seen = clear & ~(keep_coloured & (~in_courtyards | reach))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     contrast, patch, around, usable, patch_seen = _patch_contrast(lab, seen, side_px)
@@ -310,20 +310,22 @@ def _table_seen(view: TableView, grey: np.ndarray, keep_masks: Sequence[np.ndarr
     return ~pieces & view.visible(height, region), keeps
 
 
-def _keeps_reach(view: TableView, region: Region, keeps_mm: Sequence[Sequence[float]], height: float,
-                 profile: PieceProfile) -> np.ndarray:
+def keeps_reach(view: TableView, region: Region, keeps_mm: Sequence[Sequence[float]], height: float,
+                profile: PieceProfile, from_base: bool = False) -> np.ndarray:
     """Where the keeps read (`keeps_mm`, centres) may show on the plane `height` mm up: each one's square,
-    drawn out along its lean to where a double's top lands. Keep colour there is theirs (a double's top
-    leaning over a wall into the next courtyard), left out; elsewhere in a courtyard no keep claims it is part
-    of what is looked at (the lit faces of a keep whose colour carved too little to be read)."""
+    drawn out along its lean to where a double's top lands (and, `from_base`, back to where its base lands: the
+    body below `height`). Keep colour there is theirs (a double's top leaning over a wall into the next courtyard),
+    left out; elsewhere in a courtyard no keep claims it is part of what is looked at (the lit faces of a keep
+    whose colour carved too little to be read)."""
     reach = np.zeros(region.size[::-1], np.uint8)
     centres = np.asarray(keeps_mm, np.float64).reshape(-1, 2)
     if not len(centres):
         return reach > 0
     tops = view.pose.table_point(view.pose.project(centres, 2 * profile.keep_height), height)
+    starts = view.pose.table_point(view.pose.project(centres, 0.0), height) if from_base else centres
     radius = max(1, int(round(profile.dimensions.keep_side / math.sqrt(2) * region.px_per_mm)))
-    for centre, top in zip(region.to_pixels(centres), region.to_pixels(tops), strict=True):
-        a, b = (tuple(int(v) for v in np.round(p)) for p in (centre, top))
+    for start, top in zip(region.to_pixels(starts), region.to_pixels(tops), strict=True):
+        a, b = (tuple(int(v) for v in np.round(p)) for p in (start, top))
         cv2.line(reach, a, b, 1, 2 * radius)
         cv2.circle(reach, a, radius, 1, -1)
         cv2.circle(reach, b, radius, 1, -1)
@@ -402,7 +404,7 @@ def _hue(lab: np.ndarray) -> np.ndarray:
     return np.arctan2(lab[..., 2], lab[..., 1])
 
 
-def _polygon_mask(polygon: np.ndarray, region: Region, shape: tuple[int, int]) -> np.ndarray:
+def polygon_mask(polygon: np.ndarray, region: Region, shape: tuple[int, int]) -> np.ndarray:
     mask = np.zeros(shape, np.uint8)
     cv2.fillPoly(mask, [np.round(region.to_pixels(polygon)).astype(np.int32)], 1)
     return mask > 0

@@ -33,6 +33,7 @@ from tablesight.vision.castellan.hidden_towers import (
     walls_ending_on_long_walls,
 )
 from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden, without_open_walls_within
+from tablesight.vision.castellan.keep_fragments import keep_fragments_in_courtyards
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
 from tablesight.vision.castellan.looks import misfit_rate, misfits
 from tablesight.vision.castellan.reading import (
@@ -216,7 +217,9 @@ class PieceInference:
         with timed(reading.timings_ms, "keeps"):
             broken = self._keeps_apart_the_rules_need(reading, broken)
             if broken:
-                self._keeps_in_unclaimed_courtyards(reading, broken)
+                broken = self._keeps_in_unclaimed_courtyards(reading, broken)
+            if broken:
+                self._keep_fragments_in_unclaimed_courtyards(reading, broken)
             reading.board = board_of(reading)
 
     def _keeps_apart_the_rules_need(self, reading: PhotoReading, broken: int) -> int:
@@ -234,7 +237,7 @@ class PieceInference:
                 f"where the castle needs it (without it the board breaks more rules) — check it"))
         return broken
 
-    def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
+    def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> int:
         report = score_board(board_of(reading), self.profile.dimensions)
         unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
         claimed = [c.polygon for c in report.courtyards if c.keeps]
@@ -247,6 +250,27 @@ class PieceInference:
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
                 f"a courtyard no other keep claims ({found.evidence}) — check it"))
+        return broken
+
+    def _keep_fragments_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
+        """Keeps whose colour is seen only in patches (`keep_fragments_in_courtyards`: a roof bleached by a flash,
+        the body hidden by the walls in front), in the courtyards still unclaimed; each kept where the board then
+        breaks fewer rules, and named in the notes."""
+        report = score_board(board_of(reading), self.profile.dimensions)
+        unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
+        claimed = [c.polygon for c in report.courtyards if c.keeps]
+        # A colour of the table's is told from it by how the patch stands out (`keeps_in_courtyards`), not by its hue.
+        masks = {c: m for c, m in reading.classes.keeps.items() if c not in reading.table_keep_colours}
+        for found in keep_fragments_in_courtyards(reading.view, masks, unclaimed, [(k.x, k.y) for k in reading.keeps],
+                                                  self.profile, claimed):
+            reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
+                                             top_height_mm=None, inferred=True))
+            broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
+                f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, its colour seen only in patches "
+                f"({found.area_mm2:.0f} mm², its faces bleached by the light or hidden by the walls), was read in a "
+                f"courtyard no other keep claims — check it"))
+            if not broken:
+                return
 
     def split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                    planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
