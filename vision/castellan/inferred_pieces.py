@@ -238,9 +238,7 @@ class PieceInference:
         return broken
 
     def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> int:
-        report = score_board(board_of(reading), self.profile.dimensions)
-        unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
-        claimed = [c.polygon for c in report.courtyards if c.keeps]
+        unclaimed, claimed = self._courtyards_unclaimed_and_claimed(reading)
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
                                          unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps],
@@ -256,9 +254,7 @@ class PieceInference:
         """Keeps whose colour is seen only in patches (`keep_fragments_in_courtyards`: a roof bleached by a flash,
         the body hidden by the walls in front), in the courtyards still unclaimed; each kept where the board then
         breaks fewer rules, and named in the notes."""
-        report = score_board(board_of(reading), self.profile.dimensions)
-        unclaimed = [c.polygon for c in report.courtyards if not c.keeps]
-        claimed = [c.polygon for c in report.courtyards if c.keeps]
+        unclaimed, claimed = self._courtyards_unclaimed_and_claimed(reading)
         # A colour of the table's is told from it by how the patch stands out (`keeps_in_courtyards`), not by its hue.
         masks = {c: m for c, m in reading.classes.keeps.items() if c not in reading.table_keep_colours}
         for found in keep_fragments_in_courtyards(reading.view, masks, unclaimed, [(k.x, k.y) for k in reading.keeps],
@@ -271,6 +267,12 @@ class PieceInference:
                 f"courtyard no other keep claims — check it"))
             if not broken:
                 return
+
+    def _courtyards_unclaimed_and_claimed(self, reading: PhotoReading) -> tuple[list, list]:
+        """The polygons (table mm) of the reading's courtyards no keep claims, and of those keeps claim."""
+        report = score_board(board_of(reading), self.profile.dimensions)
+        return ([c.polygon for c in report.courtyards if not c.keeps],
+                [c.polygon for c in report.courtyards if c.keeps])
 
     def split_long_walls_at_towers(self, view: TableView, classes: PixelClasses, region: Region,
                                    planes: KeepPlanes, wall_solid: np.ndarray, reading: PhotoReading) -> None:
