@@ -74,21 +74,27 @@ def keep_fragments_in_courtyards(view: TableView, keep_masks: Mapping[str, np.nd
     found = []
     for polygon in courtyards:
         inside = polygon_mask(polygon, region, beyond_reach.shape)
-        best = max((_densest(colours[c] & inside, window) + (c,) for c in colours), key=lambda b: b[0] / least[b[2]])
-        if best[0] >= least[best[2]]:
-            area, centre, colour = best
+        densest = {c: _densest(colours[c] & inside, window) for c in colours}
+        colour = max(densest, key=lambda c: densest[c][0] / least[c])
+        area, centre = densest[colour]
+        if area >= least[colour]:
             x, y = region.to_mm(centre + 0.5)
             found.append(KeepFragments(colour, float(x), float(y), area / PX_PER_MM ** 2))
     return found
 
 
 def _densest(mask: np.ndarray, window: int) -> tuple[float, np.ndarray]:
-    """The most pixels of `mask` in a `window`-pixel square, and their centre (x, y pixels)."""
-    counts = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), normalize=False,
-                           borderType=cv2.BORDER_CONSTANT)
-    y, x = np.unravel_index(int(np.argmax(counts)), counts.shape)
-    if counts[y, x] < 1:
+    """The most pixels of `mask` in a `window`-pixel square, and their centre (x, y pixels). Only the box around the
+    set pixels, grown by half a window, is filtered: every square holding any of them is centred there (one courtyard
+    of a castle's region, for each colour and courtyard)."""
+    x0, y0, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    if w == 0 or h == 0:
         return 0.0, np.zeros(2)
     half = window // 2
-    ys, xs = np.nonzero(mask[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1])
-    return float(counts[y, x]), np.array([xs.mean() + max(0, x - half), ys.mean() + max(0, y - half)])
+    x0, y0 = max(0, x0 - half), max(0, y0 - half)
+    box = mask[y0:y0 + h + 2 * half, x0:x0 + w + 2 * half]
+    counts = cv2.boxFilter(box.astype(np.float32), -1, (window, window), normalize=False,
+                           borderType=cv2.BORDER_CONSTANT)
+    y, x = np.unravel_index(int(np.argmax(counts)), counts.shape)
+    ys, xs = np.nonzero(box[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1])
+    return float(counts[y, x]), np.array([xs.mean() + max(0, x - half) + x0, ys.mean() + max(0, y - half) + y0])
