@@ -243,6 +243,33 @@ def test_a_keep_beside_the_patch_found_is_placed_on_its_own_blob_and_takes_its_c
     assert np.hypot(*(centre - (74.5, 61.5))) < 1.0
 
 
+def test_a_keep_seen_steeply_whole_is_taken_by_its_blob_though_the_patch_lies_a_side_off():
+    """Seen at 38° a keep's body leans away behind its roof: its blob on the roof's plane is about two sides long,
+    and the patch standing out most may lie on the table at its edge, over a keep's side from its centre (fresh
+    15700-014: a dark red keep on an olive-yellow table was named by the patch, yellow). The blob reaching into
+    the patch is the keep, whole in the window, and names it."""
+    from tablesight.vision.castellan.courtyard_keeps import _keep_blob
+
+    image = np.full((160, 160, 3), (0.25, 0.6, 0.65), np.float32)  # olive yellow
+    image[52:84, 62:92] = (0.02, 0.02, 0.2)  # dark red, 30 × 32 px: a keep side of 22 px, leaning
+    scores = np.full((160, 160), 10.0, np.float32)
+    scores[45:65, 45:65] = 40.0  # the patch, half on the table at the blob's corner
+    colour, centre = _keep_blob(image, scores, np.array([55.0, 55.0]), 22.0)
+    assert colour == "red"
+    assert np.hypot(*(centre - (76.5, 67.5))) < 1.0
+
+
+def test_a_keep_sized_blob_clear_of_the_patch_is_not_the_keep():
+    """A keep-sized blob of a keep's hue near the patch but not reaching into it (another keep, a piece of the
+    table's pattern) does not name the patch."""
+    from tablesight.vision.castellan.courtyard_keeps import _keep_blob
+
+    image = np.full((160, 160, 3), (0.25, 0.6, 0.65), np.float32)
+    image[62:84, 72:94] = (0.02, 0.02, 0.2)
+    scores = np.full((160, 160), 10.0, np.float32)
+    assert _keep_blob(image, scores, np.array([55.0, 55.0]), 22.0) is None
+
+
 def test_a_keep_whose_hue_runs_into_the_tables_has_no_blob_of_its_own():
     """A red keep on a red cloth: its hue runs on past any keep-sized window, and no blob is taken for it (its
     colour is judged where the patch lies)."""

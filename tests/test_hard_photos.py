@@ -605,3 +605,16 @@ def test_a_yellow_keep_bleached_by_a_flash_is_read_by_the_patches_of_its_colour_
     assert sum("yellow keep" in note and "seen only in patches" in note for note in reading.notes) == 1
     truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
     assert score_board(reading.board).scores == truth["report"]["scores"]
+
+
+def test_a_dark_red_keep_seen_steeply_on_an_olive_table_is_named_by_its_own_blob():
+    """Fresh seed 15700, photo 014 (an olive-yellow table with a purple grid, flash and lamp, 38°): a wine-red keep's
+    body is too dark for the colour masks and its roof a flash-lit pink, so the courtyard-keep search found it; its
+    blob, two sides long as its body leans away, was cut by a window three sides across, and the keep was named
+    by the patch found beside it on the table: yellow (yellow 6, red 4 for red 10)."""
+    photo = HERE / "data" / "dark-red-keep-seen-steeply.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert counts["keep"] == {"tp": 9, "fp": 0, "fn": 0}
+    assert all(keep.color in ("red", "blue") for keep in reading.board.keeps)
+    truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
+    assert score_board(reading.board).scores == truth["report"]["scores"]

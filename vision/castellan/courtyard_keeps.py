@@ -72,11 +72,14 @@ SHADE_CLIP_SPREADS, MIN_SPREAD_L = 2.5, 1.0
 # size (its roof, and sides leaning, on the plane of its roof's base). The most distinct patch may lie beside it,
 # half on the table (sample 042: a red keep on a red-and-green check placed 16 mm off, on the green, and read
 # green): the keep is taken at the blob of KEEP_BLOB_AREA sides² standing out most (the scores the patch was found
-# by, over the blob), within a keep's side of the patch and clear of a window KEEP_BLOB_WINDOW_SIDES across (a
-# table's stripe or square runs on beyond a keep's size; cut by the walls, a piece of it may not, but it stands
-# out less).
+# by, over the blob), reaching into the patch (within half its side of its centre) and clear of a window
+# KEEP_BLOB_WINDOW_SIDES across (a table's stripe or square runs on beyond a keep's size; cut by the walls, a piece
+# of it may not, but it stands out less). The window is wide enough to hold a keep seen steeply whole, its body
+# leaning away, with the patch on the table at its edge (fresh 15700-014, 38°: a dark red keep whose blob was
+# 44 × 47 px at a keep side of 22, the patch 20 mm off; in a window 3 sides across it was cut by the edge, and the
+# keep was named by the patch: yellow, the table's colour).
 KEEP_BLOB_AREA = (0.5, 2.5)
-KEEP_BLOB_WINDOW_SIDES = 3.0
+KEEP_BLOB_WINDOW_SIDES = 5.0
 
 
 @dataclass(frozen=True)
@@ -433,22 +436,25 @@ def _centre_of(score: np.ndarray, peak: tuple[int, int], level: float, side_px: 
 def _keep_blob(image: np.ndarray, scores: np.ndarray, centre: np.ndarray,
                side_px: float) -> tuple[str, np.ndarray] | None:
     """The colour and centre (x, y pixels) of the blob of a keep colour's hue about a keep's size (KEEP_BLOB_AREA),
-    clear of the window's edges and within a keep's side of `centre`, that stands out most (its mean `scores`);
-    None if there is none."""
+    clear of the window's edges and reaching into the patch at `centre` (PATCH_SIDES of a side across), that stands
+    out most (its mean `scores`); None if there is none."""
     half = int(round(KEEP_BLOB_WINDOW_SIDES * side_px / 2))
     cx, cy = int(round(centre[0])), int(round(centre[1]))
     x0, y0 = max(0, cx - half), max(0, cy - half)
     window = image[y0:cy + half + 1, x0:cx + half + 1]
     standing_out = scores[y0:cy + half + 1, x0:cx + half + 1]
     low, high = (share * side_px ** 2 for share in KEEP_BLOB_AREA)
+    ys, xs = np.mgrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
+    in_patch = np.hypot(xs - centre[0], ys - centre[1]) <= PATCH_SIDES * side_px / 2
     best = None
     for colour, hue in _keep_hue_masks(window).items():
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(hue.astype(np.uint8), connectivity=8)
+        reaching = np.bincount(labels[in_patch], minlength=count) > 0
         for i in range(1, count):
             x, y, w, h, area = stats[i]
             inside = x > 0 and y > 0 and x + w < window.shape[1] and y + h < window.shape[0]
             at = centroids[i] + (x0, y0)
-            if not (inside and low <= area <= high and np.hypot(*(at - centre)) <= side_px):
+            if not (inside and low <= area <= high and reaching[i]):
                 continue
             score = float(standing_out[labels == i].mean())
             if best is None or score > best[0]:

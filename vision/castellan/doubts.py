@@ -103,7 +103,7 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
         # Only a long wall between two towers is flagged so; one later re-kinded or opened keeps its flags.
         middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None
         unseen_start = wall.unseen_start_mm > 0 and wall.end is None
-        maybe_absent = wall.inferred or wall.half_seen or wall.through_tower or unseen_start
+        maybe_absent = wall.inferred or wall.half_seen or wall.by_step or wall.through_tower or unseen_start
         if not (maybe_absent or wall.through_thin_tower or middle_hidden):
             continue
         middle = midpoint(*board.wall_endpoints(board.walls[i]))
@@ -124,6 +124,8 @@ def _how_read(wall: WallReading) -> str:
         return "hidden behind a keep"
     if wall.half_seen:
         return f"seen along only {wall.filled:.0%} of its length"
+    if wall.by_step:
+        return "seen only by its top's step from the table"
     if wall.through_tower:
         return "read from an open wall's run through a tower"
     return f"open, seen only from {wall.unseen_start_mm:.0f} mm out of its tower"

@@ -90,6 +90,7 @@ class WallReading:
     middle_hidden: bool = False
     unseen_start_mm: float = 0.0  # an open wall seen only this far out from its tower (its start in shade): check it
     half_seen: bool = False  # seen along only part of its body (`walls_half_seen`), read as the rules need: check it
+    by_step: bool = False  # seen only by its top's step from the table (`wall_steps`), read as the rules need: check it
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
@@ -203,14 +204,14 @@ def walls_behind_keeps(towers: list[TowerReading], walls: list[WallReading], reg
     positions = np.array([t.position for t in towers], float).reshape(-1, 2)
     # Open walls along a span may hold its sockets: the part of a wall seen before a keep hid the rest.
     closed = [w for w in walls if w.end is not None]
-    for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
+    for i, j, kind, origin, target in unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
         covered = solid_along(hidden, region, origin, direction, r + 2, span - r - 2)
         keep_by = bool(np.any(np.linalg.norm(keep_centres - (origin + target) / 2, axis=1) < BESIDE_KEEP_MM))
         if _hidden_enough(covered, keep_by) or (solid is not None and _hidden_where_not_seen(
                 covered, solid_along(solid, region, origin, direction, r + 2, span - r - 2))
-                and _span_free(i, j, kind, positions, towers, closed, dims)):
+                and span_free(i, j, kind, positions, towers, closed, dims)):
             found.append(WallReading(kind, i, j, None, 0.0, inferred=True))
     return found
 
@@ -223,10 +224,10 @@ def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region
     span's body with a tower-wide gap in its middle is two open short walls, not one."""
     r, found = dims.tower_radius, []
     positions = np.array([t.position for t in towers], float).reshape(-1, 2)
-    for i, j, kind, origin, target in _unjoined_spans(towers, walls, dims, axis):
+    for i, j, kind, origin, target in unjoined_spans(towers, walls, dims, axis):
         span = float(np.linalg.norm(target - origin))
         direction = (target - origin) / span
-        if not _span_free(i, j, kind, positions, towers, walls, dims):
+        if not span_free(i, j, kind, positions, towers, walls, dims):
             continue
         body = solid_along(solid, region, origin, direction, r + 2, span - r - 2)
         if not len(body) or not HALF_SEEN <= body.mean() < FILLED or (kind == "long" and _gap_in_middle(body) >= r):
@@ -235,7 +236,7 @@ def walls_half_seen(towers: list[TowerReading], walls: list[WallReading], region
     return sorted(found, key=lambda w: -w.filled)
 
 
-def _unjoined_spans(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
+def unjoined_spans(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
                     axis: float) -> Iterator[tuple[int, int, str, np.ndarray, np.ndarray]]:
     """Each pair of towers a short or long span apart along the castle's axes that no wall read joins (a wall read
     open towards a tower holds that socket): (i, j, kind, i's position, j's position), i < j."""
@@ -265,7 +266,7 @@ def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
                 or (share >= BESIDE_KEEP_HIDDEN and keep_by_middle))
 
 
-def _span_free(i: int, j: int, kind: str, positions: np.ndarray, towers: list[TowerReading],
+def span_free(i: int, j: int, kind: str, positions: np.ndarray, towers: list[TowerReading],
                walls: list[WallReading], dims: PieceDimensions) -> bool:
     """Whether no wall of `walls` leaves tower `i` towards `j` or `j` towards `i` (`_held_towards`), nor, for a long
     span, does a tower stand a short span along it (`positions`: the towers'): no long wall passes a tower, and two
