@@ -184,8 +184,10 @@ def half_seen_walls_the_rules_need(reading: PhotoReading, profile: PieceProfile)
 def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfile) -> None:
     """Walls between two towers a span apart whose top steps from the table on both sides all along
     (`wall_steps`: grey the colour classes took for the table in shade), each added where the board then breaks
-    fewer rules, named in the notes and listed as a doubt. After the walls half seen: this evidence is weaker."""
-    if reading.board is None or reading.view is None or reading.wall_solid is None or not pose_known(reading):
+    fewer rules (in place of any open wall read along it), named in the notes and listed as a doubt. Offered on
+    each look's reading before towers standing apart are left out (a row of the castle whose walls were lost
+    stands apart: fresh 15700-009), and again last of the mending, after the walls half seen: weaker evidence."""
+    if not reading.towers or reading.view is None or reading.wall_solid is None or not pose_known(reading):
         return
     dims = profile.dimensions
     broken = rules_broken_now(reading, dims)
