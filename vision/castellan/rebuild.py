@@ -166,13 +166,11 @@ def half_seen_walls_the_rules_need(reading: PhotoReading, profile: PieceProfile)
     of its own shade), each added where the board then breaks fewer rules (two courtyards read as one with two
     owners, C7; a keep outside every courtyard; open ends blocking each other), named in the notes and listed as a
     doubt. Last of the mending, so that only what the rules still lack is offered."""
-    if reading.board is None or reading.wall_solid is None:
-        return
     dims = profile.dimensions
-    broken = rules_broken_now(reading, dims)
-    if not broken:
+    broken_and_axis = _rules_broken_and_axis(reading, dims) if reading.board is not None else None
+    if broken_and_axis is None:
         return
-    axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
+    broken, axis = broken_and_axis
     for wall in walls_half_seen(reading.towers, reading.walls, reading.region, dims, axis, reading.wall_solid):
         reading.walls.append(wall)
         broken = kept_if_fewer_broken(reading, dims, broken, reading.walls.pop, wall_note(
@@ -187,13 +185,13 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
     fewer rules (in place of any open wall read along it), named in the notes and listed as a doubt. Offered on
     each look's reading before towers standing apart are left out (a row of the castle whose walls were lost
     stands apart: fresh 15700-009), and again last of the mending, after the walls half seen: weaker evidence."""
-    if not reading.towers or reading.view is None or reading.wall_solid is None or not pose_known(reading):
+    if not reading.towers or reading.view is None or not pose_known(reading):
         return
     dims = profile.dimensions
-    broken = rules_broken_now(reading, dims)
-    if not broken:
+    broken_and_axis = _rules_broken_and_axis(reading, dims)
+    if broken_and_axis is None:
         return
-    axis = castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
+    broken, axis = broken_and_axis
     for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis)):
         closed = [w for w in reading.walls if w.end is not None]
         positions = np.array([t.position for t in reading.towers], float)
@@ -209,6 +207,17 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
                          "without it the castle breaks more rules")
         broken = kept_if_fewer_broken(reading, dims, broken, undo, note)
     reading.board = board_of(reading)
+
+
+def _rules_broken_and_axis(reading: PhotoReading, dims: PieceDimensions) -> tuple[int, float] | None:
+    """How many misread pieces the rules the reading breaks take, and the castle's axis; None if it breaks none
+    (nothing for a wall offered on weak evidence to mend) or its walls' solid was not carved."""
+    if reading.wall_solid is None:
+        return None
+    broken = rules_broken_now(reading, dims)
+    if not broken:
+        return None
+    return broken, castle_axis(reading.towers, dims, reading.wall_solid, reading.region)
 
 
 def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> None:
