@@ -62,7 +62,7 @@ from tablesight.vision.castellan.looks import (
     misfits,
 )
 from tablesight.vision.castellan.reading import PhotoReading, board_of, report_of
-from tablesight.vision.castellan.rebuild import rebuild, walls_seen_by_step_the_rules_need
+from tablesight.vision.castellan.rebuild import rebuild
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import find_towers
@@ -434,7 +434,6 @@ class CastellanReader:
                 self.inference.walls_the_rules_need(wall_solid, region, planes, reading)
             # After the walls hidden behind keeps: a tower whose only wall a keep hides stands apart until then
             # (sample 041, 40°: its top seen above a yellow double keep, its wall behind it).
-            walls_seen_by_step_the_rules_need(reading, self.profile)
             _drop_specks(reading)
             self._leave_out_keeps_claiming_nothing(reading)
             reading.board = board_of(reading)

@@ -182,10 +182,11 @@ def half_seen_walls_the_rules_need(reading: PhotoReading, profile: PieceProfile)
 def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfile) -> None:
     """Walls between two towers a span apart whose top steps from the table on both sides all along
     (`wall_steps`: grey the colour classes took for the table in shade), each added where the board then breaks
-    fewer rules (in place of any open wall read along it), named in the notes and listed as a doubt. Offered on
-    each look's reading before towers standing apart are left out (a row of the castle whose walls were lost
-    stands apart: fresh 15700-009), and again last of the mending, after the walls half seen: weaker evidence."""
-    if not reading.towers or reading.view is None or not pose_known(reading):
+    fewer rules (in place of any open wall read along it), named in the notes and listed as a doubt. Last of the
+    mending, after the walls half seen: weaker evidence. Only once the look is kept: on each look's reading (tried
+    before towers standing apart are left out) a look that lost pieces was mended to read clean, and no other
+    look was tried (fresh 14800-020: two towers lost so)."""
+    if reading.board is None or reading.view is None or not pose_known(reading):
         return
     dims = profile.dimensions
     broken_and_axis = _rules_broken_and_axis(reading, dims)
