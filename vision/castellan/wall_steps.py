@@ -4,10 +4,10 @@ Grey plastic on a table of nearly its tint (a pale pink cloth, a lavender one) i
 by how dark it is: a wall's top lit darker than the table, of the table's hue, looks to the colour classes like the
 table in a shadow, and walls of one heading (their sides lit alike) drop out of the grey mask whole. Their towers
 are read (a tower's top shows grey rims), so a castle's rows come out open where walls stand (fresh 15700-009: six
-walls lost so, the castle's scores wrong by 14). A shadow, though, lies beside what casts it: a band of a wall's
-width standing out from the table on both sides, all the way between two towers a span apart along the castle's
-axes, is a wall. Its top is sampled on the plane of the wall's top, the table beside it on the table's own plane:
-on the camera's side just past its base, on the far side past where its body hides the table.
+walls lost so, two courtyards with them: green 19 for 23, yellow 9 for 17). A shadow, though, lies beside what
+casts it: a band of a wall's width standing out from the table on both sides, all the way between two towers a span
+apart along the castle's axes, is a wall. Its top is sampled on the plane of the wall's top, the table beside it on
+the table's own plane: on the camera's side just past its base, on the far side past where its body hides the table.
 """
 
 from __future__ import annotations
