@@ -255,9 +255,12 @@ class PieceInference:
         the body hidden by the walls in front), in the courtyards still unclaimed; each kept where the board then
         breaks fewer rules, and named in the notes."""
         unclaimed, claimed = self._courtyards_unclaimed_and_claimed(reading)
-        # A colour of the table's is told from it by how the patch stands out (`keeps_in_courtyards`), not by its hue.
-        masks = {c: m for c, m in reading.classes.keeps.items() if c not in reading.table_keep_colours}
-        for found in keep_fragments_in_courtyards(reading.view, masks, unclaimed, [(k.x, k.y) for k in reading.keeps],
+        # The table's own keep colours are looked at too: the claimed courtyards' level (`CLAIMED_FACTOR`) holds back
+        # a cloth's specks of its colour, and a blue keep on a blue cloth was read so (fresh 15300-025). (Until
+        # session 107 they were meant to be left out, but `table_keep_colours` is only learnt later in the reading:
+        # nothing was left out, and every figure measured was with them.)
+        keeps_mm = [(k.x, k.y) for k in reading.keeps]
+        for found in keep_fragments_in_courtyards(reading.view, reading.classes.keeps, unclaimed, keeps_mm,
                                                   self.profile, claimed):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
                                              top_height_mm=None, inferred=True))

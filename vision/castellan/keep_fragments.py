@@ -53,9 +53,8 @@ def keep_fragments_in_courtyards(view: TableView, keep_masks: Mapping[str, np.nd
     """The keep colour (at most one) found in each courtyard of `courtyards` (polygons, table mm) in patches
     MIN_FRAGMENT_SIDES² of a keep's top or more within a keep-sized window, and CLAIMED_FACTOR times as much as
     any courtyard of `claimed` (polygons) shows of it beyond the keeps' reach. `keep_masks`: each keep colour's
-    pixels in the view's undistorted image (uint8 masks; the table's own colours left out), seen on the plane of
-    a keep's roof base, where its footprint lands; `keeps_mm`: the keeps read (centres), whose colour is left out
-    as far as they may lean."""
+    pixels in the view's undistorted image (uint8 masks), seen on the plane of a keep's roof base, where its
+    footprint lands; `keeps_mm`: the keeps read (centres), whose colour is left out as far as they may lean."""
     if not courtyards or not keep_masks:
         return []
     side = profile.dimensions.keep_side
