@@ -616,6 +616,7 @@ def test_a_dark_red_keep_seen_steeply_on_an_olive_table_is_named_by_its_own_blob
     counts, reading = _read_against_truth(photo)
     assert counts["keep"] == {"tp": 9, "fp": 0, "fn": 0}
     assert all(keep.color in ("red", "blue") for keep in reading.board.keeps)
+    assert sum("red keep" in note and "missed by the colour masks" in note for note in reading.notes) == 1
     truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
     assert score_board(reading.board).scores == truth["report"]["scores"]
 

@@ -18,7 +18,7 @@ import numpy as np
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.report import score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
-from tablesight.vision.castellan.carving import PixelClasses, keeps_apart
+from tablesight.vision.castellan.carving import PixelClasses, keep_colours_of_the_table, keeps_apart
 from tablesight.vision.castellan.corner_towers import (
     towers_where_walls_leave_long_walls,
     towers_where_walls_turn,
@@ -239,15 +239,19 @@ class PieceInference:
 
     def _keeps_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> int:
         unclaimed, claimed = self._courtyards_unclaimed_and_claimed(reading)
+        table_colours = keep_colours_of_the_table(reading.view, reading.look)
         towers = np.array([[t.x, t.y] for t in reading.towers], np.float64).reshape(-1, 2)
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
                                          unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps],
                                          claimed):
             reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
                                              top_height_mm=None, inferred=True))
+            # What kept it from the colour masks, as far as the reading can tell (fresh 15700-014: a wine-red keep,
+            # too dark for them, on an olive table).
+            why = "of nearly the table's colour" if found.color in table_colours else "missed by the colour masks"
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
-                f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, of nearly the table's colour, was read in "
-                f"a courtyard no other keep claims ({found.evidence}) — check it"))
+                f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, {why}, was read in a courtyard no other "
+                f"keep claims ({found.evidence}) — check it"))
         return broken
 
     def _keep_fragments_in_unclaimed_courtyards(self, reading: PhotoReading, broken: int) -> None:
