@@ -7,7 +7,7 @@ import numpy as np
 
 from tablesight.calibration.pieces import PieceDimensions
 from tablesight.vision.castellan.keeps import KeepPlanes
-from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.reading import PhotoReading, kept_if_fewer_broken
 from tablesight.vision.castellan.walls import ALONG_COSINE, WallReading, castle_axis, walls_behind_keeps
 from tablesight.vision.table_view import Region
 
@@ -39,6 +39,20 @@ def without_open_walls_within(reading: PhotoReading, wall: WallReading) -> list[
         return ALONG_COSINE * float(np.linalg.norm(reach)) < along < span
 
     return [other for other in reading.walls if not within(other)]
+
+
+def kept_in_place_of_open_walls(reading: PhotoReading, wall: WallReading, dims: PieceDimensions, broken: int,
+                                note: str) -> int:
+    """`wall` added in place of the open walls it takes in (`without_open_walls_within`), and kept, with `note`, only
+    if the board then breaks fewer rules than `broken` (else the walls are as they were). Returns how many the board
+    breaks as it is left."""
+    before = list(reading.walls)
+
+    def undo() -> None:
+        reading.walls[:] = before
+
+    reading.walls[:] = [*without_open_walls_within(reading, wall), wall]
+    return kept_if_fewer_broken(reading, dims, broken, undo, note)
 
 
 def hidden_wall_note(wall: WallReading, reading: PhotoReading, why: str) -> str:

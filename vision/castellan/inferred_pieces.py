@@ -32,7 +32,7 @@ from tablesight.vision.castellan.hidden_towers import (
     towers_in_runs_another_look_saw,
     walls_ending_on_long_walls,
 )
-from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden, without_open_walls_within
+from tablesight.vision.castellan.hidden_walls import hidden_wall_note, kept_in_place_of_open_walls, walls_hidden
 from tablesight.vision.castellan.keep_fragments import keep_fragments_in_courtyards
 from tablesight.vision.castellan.keeps import KeepPlanes, KeepReading, find_keeps, keep_planes, merge_close
 from tablesight.vision.castellan.looks import misfit_rate, misfits
@@ -244,8 +244,7 @@ class PieceInference:
         for found in keeps_in_courtyards(reading.view, reading.classes.grey, list(reading.classes.keeps.values()),
                                          unclaimed, towers, self.profile, [(k.x, k.y) for k in reading.keeps],
                                          claimed):
-            reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
-                                             top_height_mm=None, inferred=True))
+            reading.keeps.append(_inferred_keep(found.color, found.x, found.y))
             # What kept it from the colour masks, as far as the reading can tell (fresh 15700-014: a wine-red keep,
             # too dark for them, on an olive table).
             why = "of nearly the table's colour" if found.color in table_colours else "missed by the colour masks"
@@ -266,8 +265,7 @@ class PieceInference:
         keeps_mm = [(k.x, k.y) for k in reading.keeps]
         for found in keep_fragments_in_courtyards(reading.view, reading.classes.keeps, unclaimed, keeps_mm,
                                                   self.profile, claimed):
-            reading.keeps.append(KeepReading(found.color, found.x, found.y, double=False, double_certain=False,
-                                             top_height_mm=None, inferred=True))
+            reading.keeps.append(_inferred_keep(found.color, found.x, found.y))
             broken = self._kept_if_fewer_broken(reading, broken, reading.keeps.pop, (
                 f"a {found.color} keep at ({found.x:.0f}, {found.y:.0f}) mm, its colour seen only in patches "
                 f"({found.area_mm2:.0f} mm², its faces bleached by the light or hidden by the walls), was read in a "
@@ -403,20 +401,19 @@ class PieceInference:
     def _hidden_wall_kept_if_fewer_broken(self, reading: PhotoReading, wall: WallReading, broken: int) -> int:
         """`wall`, offered as hidden behind a keep, added in place of the open walls it takes in
         (`hidden_walls.without_open_walls_within`), and kept only if the board then breaks fewer rules."""
-        before = list(reading.walls)
-
-        def undo() -> None:
-            reading.walls[:] = before
-
-        reading.walls[:] = [*without_open_walls_within(reading, wall), wall]
-        return self._kept_if_fewer_broken(reading, broken, undo,
-                                          hidden_wall_note(wall, reading, "without it the castle breaks more rules"))
+        return kept_in_place_of_open_walls(reading, wall, self.profile.dimensions, broken,
+                                           hidden_wall_note(wall, reading, "without it the castle breaks more rules"))
 
     def _kept_if_fewer_broken(self, reading: PhotoReading, broken: int, undo: Callable[[], object], note: str) -> int:
         return kept_if_fewer_broken(reading, self.profile.dimensions, broken, undo, note)
 
     def _rules_broken(self, reading: PhotoReading) -> int:
         return rules_broken_now(reading, self.profile.dimensions)
+
+
+def _inferred_keep(color: str, x: float, y: float) -> KeepReading:
+    """A single keep read where the castle needs one, by a search that measures neither its height nor its lean."""
+    return KeepReading(color, x, y, double=False, double_certain=False, top_height_mm=None, inferred=True)
 
 
 def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:

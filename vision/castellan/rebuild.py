@@ -20,6 +20,7 @@ from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, 
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
 from tablesight.vision.castellan.hidden_walls import (
     hidden_wall_note,
+    kept_in_place_of_open_walls,
     wall_note,
     walls_hidden,
     without_open_walls_within,
@@ -193,20 +194,14 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
     if broken_and_axis is None:
         return
     broken, axis = broken_and_axis
+    positions = np.array([t.position for t in reading.towers], float)  # towers are not added here, only walls
     for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis)):
         closed = [w for w in reading.walls if w.end is not None]
-        positions = np.array([t.position for t in reading.towers], float)
         if not span_free(wall.start, wall.end, wall.kind, positions, reading.towers, closed, dims):
             continue  # a wall added just before leaves one of its towers this way
-        before = list(reading.walls)
-
-        def undo(walls: list[WallReading] = before) -> None:
-            reading.walls[:] = walls
-
-        reading.walls[:] = [*without_open_walls_within(reading, wall), wall]
         note = wall_note(wall, reading, "seen only by its top's step from the table, was read",
                          "without it the castle breaks more rules")
-        broken = kept_if_fewer_broken(reading, dims, broken, undo, note)
+        broken = kept_in_place_of_open_walls(reading, wall, dims, broken, note)
     reading.board = board_of(reading)
 
 
