@@ -1,8 +1,12 @@
 """The reading without the card: judged as it will be reported."""
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 
 import tablesight.vision.castellan.without_card as without_card
+from tablesight.calibration.pieces import NOMINAL_PROFILE
 from tablesight.vision.castellan.reading import PhotoReading
 
 
@@ -56,3 +60,14 @@ def test_the_scale_kept_reads_a_castle_where_any_scale_does():
     assert without_card.most_coherent([(-362.0, 158), (58.0, 64), (-2.0, 1)]) == 1
     assert without_card.most_coherent([(-2.0, 1), (-3.0, 2)]) == 0  # no castle at any scale: all weighed
     assert without_card.most_coherent([(-float("inf"), 0)]) is None
+
+
+def test_the_walls_spacing_is_found_by_another_look_where_the_usual_one_sees_no_grey():
+    """Fresh 15800-027: a warm lamp on a sandy cloth, the card cut by the frame to a corner with no marker whole.
+    Without the card's white, the usual look sees 0.8 % of the photo grey and no spacing (the scale was then
+    guessed from the card's paper as 1.23 px/mm); the plastic's own tint shows the walls repeating at the truth's
+    scale (0.77 px/mm where the castle stands)."""
+    photo = cv2.imread(str(Path(__file__).parent / "data" / "warm-grey-on-sand-card-cut-by-the-frame.jpg"))
+    scale, factors, by_spacing = without_card._castle_scale(photo, NOMINAL_PROFILE, None)
+    assert by_spacing and factors == without_card.SPACED_SCALES
+    assert abs(scale / 0.775 - 1) < 0.1
