@@ -26,7 +26,7 @@ MIN_KEPT_TOWERS_SHARE = 0.5  # ... however many rules the first broke: half of i
 # read as 172 towers taking 482 misread pieces; the look taking shade for table read the 63 towers exact).
 MAX_FLOORED_MISFITS_PER_TOWER = 2.0
 # ... yet a castle read as texture is not lost to a look reading no castle at all: this many towers or fewer is
-# a game's start or specks of the table (`_drop_specks`), and breaks no rule for want of pieces to break them with
+# a game's start or specks of the table (`specks.drop_specks`), and breaks no rule for want of pieces to break them with
 # (fresh 11100-028, grey castle on grey cloth: 39 towers with 81 misfits first, then 1 tower and none kept).
 MAX_SPECK_TOWERS = 2
 

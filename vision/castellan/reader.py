@@ -17,7 +17,6 @@ from tablesight.calibration.card_focus import softness_kernel
 from tablesight.calibration.colour_fringes import ColourFringes, measured_fringes, without_fringes
 from tablesight.calibration.motion_blur import deblurred
 from tablesight.calibration.pieces import NOMINAL_PROFILE, PieceProfile
-from tablesight.scoring.castellan.courtyards import components
 from tablesight.scoring.castellan.report import Report, score_board
 from tablesight.vision.castellan.box_limits import mend_split_long_walls
 from tablesight.vision.castellan.card_through_grain import photo_to_read_and_card
@@ -64,6 +63,7 @@ from tablesight.vision.castellan.looks import (
 from tablesight.vision.castellan.reading import PhotoReading, board_of, report_of
 from tablesight.vision.castellan.rebuild import rebuild
 from tablesight.vision.castellan.shadows import with_shadow_evidence
+from tablesight.vision.castellan.specks import drop_specks
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import find_towers
 from tablesight.vision.castellan.walls import (
@@ -434,7 +434,7 @@ class CastellanReader:
                 self.inference.walls_the_rules_need(wall_solid, region, planes, reading)
             # After the walls hidden behind keeps: a tower whose only wall a keep hides stands apart until then
             # (sample 041, 40°: its top seen above a yellow double keep, its wall behind it).
-            _drop_specks(reading)
+            drop_specks(reading)
             self._leave_out_keeps_claiming_nothing(reading)
             reading.board = board_of(reading)
         return reading
@@ -608,35 +608,6 @@ def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, fir
 
 def _warning_count(report: Report | None) -> int:
     return len(report.warnings) if report is not None else 0
-
-
-def _towers_apart(reading: PhotoReading) -> set[int]:
-    """The towers in groups of at most MAX_SPECK_TOWERS standing apart from the castle (its largest group of towers
-    joined by walls: `components`, as the rules see them)."""
-    board = board_of(reading)
-    index = {tower.id: i for i, tower in enumerate(board.towers)}
-    groups = [{index[tower_id] for tower_id in group} for group in components(board)]
-    if len(groups) < 2:
-        return set()
-    castle = max(groups, key=len)
-    return {i for group in groups if group is not castle and len(group) <= MAX_SPECK_TOWERS for i in group}
-
-
-def _drop_specks(reading: PhotoReading) -> None:
-    """The castle is one connected whole (C4): a group of one or two towers away from it is far more
-    likely table texture or clutter read as pieces than a second castle. Such groups are left out
-    and the notes say so."""
-    apart = _towers_apart(reading)
-    if not apart:
-        return
-    keep = [i for i in range(len(reading.towers)) if i not in apart]
-    index = {old: new for new, old in enumerate(keep)}
-    reading.walls = [replace(w, start=index[w.start], end=None if w.end is None else index[w.end])
-                     for w in reading.walls if w.start in index]
-    reading.towers = [reading.towers[i] for i in keep]
-    reading.stranded += len(apart)
-    reading.notes.append(f"left out {len(apart)} tower(s) standing apart from the castle with at most "
-                         f"{MAX_SPECK_TOWERS} others (more likely a misreading than a second castle)")
 
 
 def _unblurred(image: np.ndarray, card: CardDetection) -> np.ndarray:

@@ -21,6 +21,15 @@ from tablesight.vision.table_view import Region, TableView
 
 
 @dataclass
+class SetApart:
+    """Towers left out as standing apart from the castle (`specks`), and the walls read from them (their `start` and
+    `end` index `towers`)."""
+
+    towers: list[TowerReading] = field(default_factory=list)
+    walls: list[WallReading] = field(default_factory=list)
+
+
+@dataclass
 class PhotoReading:
     """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
 
@@ -32,6 +41,7 @@ class PhotoReading:
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
+    apart: SetApart = field(default_factory=SetApart)  # those towers, offered again once walls are read otherwise
     # Towers the first look read where another look was kept (0 where the first was): the trust weighs it only
     # where clearly more than the kept look's (`trust.LOOK_LOST_TOWERS`: part of the castle may be lost in it).
     first_look_towers: int = 0

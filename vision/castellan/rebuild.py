@@ -34,6 +34,7 @@ from tablesight.vision.castellan.reading import (
     pose_known,
     rules_broken_now,
 )
+from tablesight.vision.castellan.specks import join_apart_by_steps
 from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
     THIN_SHARE,
@@ -82,6 +83,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
     towers that are a long wall's middle, open walls read across breaks, grown long across a short break, onto
     the card or through a tower; long walls over the boxes' count split), its board made again."""
     with timed(reading.timings_ms, "rebuild"):
+        _apart_joined_by_steps(reading, profile)
         _walls_behind_keeps_left(reading, profile)
         _thin_towers_as_long_walls(reading, profile)
         axis = _open_walls_across_breaks(reading, profile)
@@ -189,11 +191,18 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
     look was tried (fresh 14800-020: two towers lost so)."""
     if reading.board is None or reading.view is None or not pose_known(reading):
         return
-    dims = profile.dimensions
-    broken_and_axis = _rules_broken_and_axis(reading, dims)
+    broken_and_axis = _rules_broken_and_axis(reading, profile.dimensions)
     if broken_and_axis is None:
         return
     broken, axis = broken_and_axis
+    _step_walls_kept_if_fewer_broken(reading, profile, broken, axis)
+    reading.board = board_of(reading)
+
+
+def _step_walls_kept_if_fewer_broken(reading: PhotoReading, profile: PieceProfile, broken: int, axis: float) -> int:
+    """Each wall seen by its step (`walls_seen_by_their_step`) added where the board then breaks fewer rules than
+    `broken`, in place of any open wall read along it. Returns how many it breaks as it is left."""
+    dims = profile.dimensions
     positions = np.array([t.position for t in reading.towers], float)  # towers are not added here, only walls
     for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis)):
         closed = [w for w in reading.walls if w.end is not None]
@@ -202,6 +211,22 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
         note = wall_note(wall, reading, "seen only by its top's step from the table, was read",
                          "without it the castle breaks more rules")
         broken = kept_in_place_of_open_walls(reading, wall, dims, broken, note)
+    return broken
+
+
+def _apart_joined_by_steps(reading: PhotoReading, profile: PieceProfile) -> None:
+    """The towers set apart as specks joined to the castle by walls seen by their step (`specks.join_apart_by_steps`:
+    a row whose walls the colour classes lost stands apart), kept only if the board breaks no more rules (it has
+    fewer pieces stranded off the castle). First of the mending: the open walls mended after may run to them."""
+    if not reading.apart.towers or reading.board is None or reading.view is None or not pose_known(reading):
+        return
+    broken_and_axis = _rules_broken_and_axis(reading, profile.dimensions)
+    if broken_and_axis is None:
+        return
+    broken, axis = broken_and_axis
+    before = (reading.towers, reading.walls, reading.apart, reading.stranded, list(reading.notes))
+    if join_apart_by_steps(reading, profile, axis) and rules_broken_now(reading, profile.dimensions) > broken:
+        reading.towers, reading.walls, reading.apart, reading.stranded, reading.notes = before
     reading.board = board_of(reading)
 
 
