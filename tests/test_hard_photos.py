@@ -625,13 +625,15 @@ def test_grey_walls_taken_for_the_cloths_shade_are_read_by_their_tops_step_from_
     """Fresh seed 15700, photo 009 (a pale pink cloth, overcast with a lamp, 18°): the walls of one heading, lit
     darker than the cloth and of its tint, are its shade to the colour classes; two long walls between towers read
     were lost, and two courtyards with them (green 19 for 23, yellow 9 for 17). Their tops step from the cloth on
-    both sides all along (`wall_steps`): each is read where the castle needs it, listed to check. (A row of four
-    towers at the castle's edge, whose walls were lost too, is still left out as standing apart: no courtyard
-    hangs on it.)"""
+    both sides all along (`wall_steps`): each is read where the castle needs it, listed to check. A row of four
+    towers at the castle's edge, whose walls were lost too, stood apart and was left out (towers 60 of 64, long
+    walls 43 of 52); set aside, it is joined to the castle again by the walls its step shows (`specks`)."""
     photo = HERE / "data" / "grey-walls-on-a-pale-pink-cloth.jpg"
-    _, reading = _read_against_truth(photo)
+    counts, reading = _read_against_truth(photo)
     by_step = [w for w in reading.walls if w.by_step]
     assert len(by_step) >= 2
     assert sum("seen only by its top's step from the table" in note for note in reading.notes) == len(by_step)
+    assert counts["tower"]["tp"] == 64 and counts["tower"]["fp"] == 0
+    assert not reading.apart.towers
     truth = json.loads(photo.with_suffix("").with_suffix(".truth.json").read_text())
     assert score_board(reading.board).scores == truth["report"]["scores"]
