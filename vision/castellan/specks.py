@@ -3,8 +3,9 @@
 The castle is one connected whole (C4): a group of one or two towers away from it is far more likely table texture
 or clutter read as pieces than a second castle, and is left out. But a row of towers whose walls the colour classes
 lost stands apart too (fresh 15700-009: four towers on a pale pink cloth, their walls taken for its shade). Such
-towers, and the walls read among them, are kept aside on the reading (`PhotoReading.apart`), to be offered again
-once walls are read by other evidence (`rebuild.walls_seen_by_step_the_rules_need`).
+towers, and the walls read from them, are kept aside on the reading (`PhotoReading.apart`); once the look is kept
+they are offered again with the walls their tops' step from the table shows (`wall_steps`), first of the mending
+(`rebuild`), and kept where the board then breaks no more rules.
 """
 
 from __future__ import annotations
