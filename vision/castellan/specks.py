@@ -21,7 +21,7 @@ from tablesight.vision.castellan.looks import MAX_SPECK_TOWERS
 from tablesight.vision.castellan.reading import PhotoReading, SetApart, board_of
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.wall_steps import walls_seen_by_their_step
-from tablesight.vision.castellan.walls import WallReading, open_walls_through_towers, span_free
+from tablesight.vision.castellan.walls import WallReading, span_free
 
 
 def towers_apart(reading: PhotoReading) -> set[int]:
@@ -50,18 +50,18 @@ def drop_specks(reading: PhotoReading) -> None:
 
 
 def join_apart_by_steps(reading: PhotoReading, profile: PieceProfile, axis: float) -> int:
-    """The towers set apart (`reading.apart`) offered again: open walls running into them taken as the walls to them
-    (`open_walls_through_towers`), and the walls seen by their top's step from the table (`wall_steps`) from them to
-    the castle or to each other added. Those then joined to the castle stay, no longer stranded, named in the notes
-    (each step wall a doubt: `WallReading.by_step`); the rest are set apart again. Returns how many joined (the
-    caller judges the board, and puts it back if it breaks more rules)."""
+    """The towers set apart (`reading.apart`) offered again, with the walls seen by their top's step from the table
+    (`wall_steps`) from them to the castle or to each other. Not open walls running into them: a speck read at an
+    open wall's end would join the castle so (fresh 14800-015, its board exact until then). Those then joined to
+    the castle stay, no longer stranded, named in the notes (each step wall a doubt: `WallReading.by_step`); the
+    rest are set apart again. Returns how many joined (the caller judges the board, and puts it back if it breaks
+    more rules)."""
     aside = reading.apart
     if not aside.towers or reading.view is None or _overlap(reading.towers, aside.towers, profile):
         return 0
     base = len(reading.towers)
     reading.towers = [*reading.towers, *aside.towers]
-    reading.walls, _ = open_walls_through_towers(reading.towers, [*reading.walls, *shifted(aside.walls, base)],
-                                                 profile.dimensions)
+    reading.walls = [*reading.walls, *shifted(aside.walls, base)]
     _add_step_walls_from(reading, base, profile, axis)
     reading.towers, reading.walls, reading.apart = _split(reading.towers, reading.walls, towers_apart(reading))
     joined = len(aside.towers) - len(reading.apart.towers)
@@ -72,9 +72,6 @@ def join_apart_by_steps(reading: PhotoReading, profile: PieceProfile, axis: floa
     reading.notes.extend(wall_note(w, reading, "seen only by its top's step from the table, was read",
                                    "it joins towers standing apart to the castle")
                          for w in reading.walls if w.by_step and max(w.start, w.end) >= base)
-    reading.notes.extend(wall_note(w, reading, "read as an open wall running into a tower standing apart, was read "
-                                   "as the wall to it", "walls only join towers")
-                         for w in reading.walls if w.through_tower and max(w.start, w.end) >= base)
     return joined
 
 
