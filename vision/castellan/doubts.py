@@ -93,13 +93,12 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
                 "tower between two short walls in line, thinner than the castle's others,"
             found.append(doubt("tower", tower.id, tower.position, how, "the middle of a long wall", as_long))
         elif read.one_look:
-            # The looks disagree: the one kept saw a wall's middle, or the table, where another saw this tower.
+            # The looks disagree: the one kept saw a wall's middle, or the table, where the first saw this tower.
             as_long = run_as_long_wall(board, tower.id)
             otherwise, other_board = ("absent", without_tower(board, tower.id)) if as_long is None else \
                 ("the middle of a long wall", as_long)
-            seen = "the usual way" if read.seen_by is None else f"with the colours seen {read.seen_by}"
-            found.append(doubt("tower", tower.id, tower.position, f"tower read {seen}, not with the colours seen as "
-                               "kept,", otherwise, other_board))
+            found.append(doubt("tower", tower.id, tower.position, "tower read the usual way, not with the colours "
+                               "seen as kept,", otherwise, other_board))
     for i, wall in enumerate(reading.walls):
         # Only a long wall between two towers is flagged so; one later re-kinded or opened keeps its flags.
         middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None

@@ -62,13 +62,6 @@ from tablesight.vision.table_view import Region, TableView
 # to the towers another look lost (of 320 generated photos' first readings whose towers were taken back: 0.06-0.13
 # where all were right, 0.6 where one was its reading of the table's texture; two at 0.58 and 1.3 gained a tower).
 MAX_WITNESS_MISFITS = 0.25
-# A tower in the middle of a long wall's run that the look kept lost is taken from the other looks tried where
-# MIN_RUN_WITNESSES of them saw it, each misreading less than MAX_RUN_WITNESS_MISFITS a tower (they see the photo
-# less surely than the first look: one alone may read a tower in a long wall's shaded middle). Fresh 15700-024: a
-# tower between two red keeps on a pale plain table, lost by the usual look and the one kept, its run read as a
-# long wall, the board clean and its scores wrong; four other looks saw it (misfits 0.13-0.48 a tower). Fresh
-# 15700-028: one look (0.19) alone read a tower in a true long wall's middle.
-MIN_RUN_WITNESSES, MAX_RUN_WITNESS_MISFITS = 2, 0.5
 # A tower found only once holes in the grey were filled (`carving.glints_filled`) has this much of its top filled in:
 # the hole in its middle (fresh 13800-023), not specks along the walls around it.
 MIN_GLINT_IN_TOP_MM2 = 56.0  # half the largest hole filled (GLINT_MM2)
@@ -177,37 +170,6 @@ class PieceInference:
             reading.notes.extend(f"a tower at ({t.x:.0f}, {t.y:.0f}) mm, in the middle of a long wall's run, was read "
                                  f"the usual way though not with the colours seen as kept: the run is two short walls "
                                  f"and it — check it" for t, _ in in_runs)
-            reading.board = board_of(reading)
-
-    def towers_in_runs_other_looks_saw(self, reading: PhotoReading) -> None:
-        """Towers another look tried (not the first: `towers_the_first_look_saw`) read in the middle of a long wall of
-        the look kept, each that wall split into two short walls joining it (`towers_in_runs_another_look_saw`),
-        named in the notes and listed as a doubt — unless the board then breaks more rules. Only where
-        MIN_RUN_WITNESSES looks saw it, each misreading little (MAX_RUN_WITNESS_MISFITS per tower)."""
-        if reading.board is None or reading.planes is None or not pose_known(reading):
-            return
-        dims = self.profile.dimensions
-        seen_by: dict[int, list[tuple[TowerReading, str]]] = {}  # by the long wall's index: the towers, the looks
-        for witness in reading.other_looks:
-            if witness.misfit_rate > MAX_RUN_WITNESS_MISFITS:
-                continue
-            for tower, wall in towers_in_runs_another_look_saw(reading.towers, reading.walls, witness.towers, dims):
-                seen_by.setdefault(reading.walls.index(wall), []).append((tower, witness.look))
-        offered = {i: (seen[0][0], reading.walls[i], f"{len(seen)} other ways")
-                   for i, seen in seen_by.items() if len(seen) >= MIN_RUN_WITNESSES}
-        if not offered:
-            return
-        with timed(reading.timings_ms, "rebuild"):
-            broken, before = self._rules_broken(reading), (list(reading.towers), list(reading.walls))
-            for tower, wall, looks in offered.values():
-                reading.towers = [*reading.towers, replace(tower, one_look=True, seen_by=looks)]
-                reading.walls = [w for w in reading.walls if w is not wall] + split_at(wall, len(reading.towers) - 1)
-            if self._rules_broken(reading) > broken:
-                reading.towers, reading.walls = before
-                return
-            reading.notes.extend(f"a tower at ({t.x:.0f}, {t.y:.0f}) mm, in the middle of a long wall's run, was read "
-                                 f"with the colours seen {looks} though not as kept: the run is two short walls and it "
-                                 f"— check it" for t, _, looks in offered.values())
             reading.board = board_of(reading)
 
     def towers_after_the_look(self, reading: PhotoReading) -> None:

@@ -58,10 +58,9 @@ from tablesight.vision.castellan.looks import (
     Standing,
     fragment,
     keeps_the_pieces,
-    misfit_rate,
     misfits,
 )
-from tablesight.vision.castellan.reading import LookWitness, PhotoReading, board_of, report_of
+from tablesight.vision.castellan.reading import PhotoReading, board_of, report_of
 from tablesight.vision.castellan.rebuild import rebuild
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.specks import drop_specks
@@ -159,7 +158,6 @@ class CastellanReader:
             # most often no castle yet (an empty table at a game's start: 1.2 s of other focal lengths a frame).
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
         self.inference.towers_after_the_look(reading)
-        self.inference.towers_in_runs_other_looks_saw(reading)
         self.inference.keeps_the_rules_need(reading)
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
@@ -266,7 +264,6 @@ class CastellanReader:
         best = replace(first_standing, misfits=math.inf) if lost else first_standing
         spent = 0.0  # time spent on the readings not kept
         seen: set[tuple] = set()  # the other looks' ways of seeing so far (their grey as a digest, their planes)
-        tried: list[Standing] = []
         for look in LOOKS[1:]:
             if not best.misfits or (window is None and not whole):
                 break
@@ -274,7 +271,6 @@ class CastellanReader:
                 continue
             start = time.perf_counter()
             other = self._read_by_look(image, focal_35mm, first, look, best, window, lost, seen, timings)
-            tried += [other] if other is not None else []
             if other is not None and _takes_the_lead(other, best, look, lost, first_standing):
                 spent += sum(best.reading.timings_ms.values()) - timings["card"]
                 best = other
@@ -289,8 +285,6 @@ class CastellanReader:
             spent += (time.perf_counter() - start) * 1000
         if spent:
             kept.timings_ms["other looks"] = spent
-        kept.other_looks = [LookWitness(o.reading.look.name, o.reading.towers, misfit_rate(o.misfits, o.reading))
-                            for o in tried if o is not best]
         if kept is not first and lost:
             kept.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
                               f"({kept.look.name})")

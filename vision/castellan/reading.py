@@ -29,16 +29,6 @@ class SetApart:
     walls: list[WallReading] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class LookWitness:
-    """The towers another look at the photo read, tried but not kept, and its misread pieces a tower
-    (`looks.misfit_rate`): a witness to towers the look kept lost."""
-
-    look: str
-    towers: list[TowerReading]
-    misfit_rate: float
-
-
 @dataclass
 class PhotoReading:
     """What was read from one photo, with the evidence the overlay draws and the time each stage took."""
@@ -64,7 +54,6 @@ class PhotoReading:
     wall_solid: np.ndarray | None = None  # the walls' carved footprint on the reading's region, likewise
     tower_solid: np.ndarray | None = None  # the footprint carved at the towers' tops, where they were found
     look: Look | None = None  # how its colours were seen
-    other_looks: list[LookWitness] = field(default_factory=list)  # the looks tried besides the first and the kept
     table_keep_colours: tuple[str, ...] = ()  # the keep colours the table has (a keep of one may hide on it)
     # The lens's colour fringes as measured on the card (taken out only where worth it); None if not measured.
     # A live camera's next frames reuse them: a lens does not change between frames.

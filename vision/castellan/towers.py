@@ -38,7 +38,6 @@ class TowerReading:
     behind_keep: bool = True  # if inferred: hidden behind a keep (else lost where the walls of two towers meet)
     in_run: bool = False  # seen standing in what was read as a long wall's run (`towers_in_long_walls`)
     one_look: bool = False  # seen only by a look of the colours other than the one kept (`hidden_towers`)
-    seen_by: str | None = None  # if so, how the looks that saw it are named ("3 other ways"; None: the usual one)
 
     @property
     def position(self) -> tuple[float, float]:
