@@ -226,8 +226,8 @@ def _castle_scale(image: np.ndarray, profile: PieceProfile,
     grey = classify_pixels(view, TableModel.learn(view)).grey
     spaced = scale_from_wall_spacing(grey, spacing_mm) if cv2.countNonZero(grey) >= MIN_GREY_SHARE * grey.size \
         else None
-    if spaced is None or not spaced.axes_agree:
-        spaced = _spacing_seen_other_ways(view, spacing_mm) or spaced
+    if spaced is None:
+        spaced = _spacing_seen_other_ways(view, spacing_mm)
     if spaced is not None:
         return spaced.px_per_mm, SPACED_SCALES if spaced.axes_agree else NO_CARD_SCALES, True
     if cv2.countNonZero(grey) < MIN_GREY_SHARE * grey.size:
@@ -236,11 +236,12 @@ def _castle_scale(image: np.ndarray, profile: PieceProfile,
 
 
 def _spacing_seen_other_ways(view: TableView, spacing_mm: float) -> SpacingScale | None:
-    """The walls' spacing where the usual look tells none both axes agree on, from the grey the other looks
-    see (LOOKS): the median of the scales on which both axes agree, None where no look gives one. Without the
-    card's white to balance on, grey plastic lit by a warm lamp on a sandy cloth is of neither the table's colour
-    nor grey (fresh 15800-027: the usual look saw 0.8 % of the photo grey and no spacing; the plastic's own tint,
-    0.79 px/mm, the truth 0.76)."""
+    """The walls' spacing where the usual look tells none, from the grey the other looks see (LOOKS): the median of
+    the scales on which both axes agree, None where no look gives one. Without the card's white to balance on, grey
+    plastic lit by a warm lamp on a sandy cloth is of neither the table's colour nor grey (fresh 15800-027: the usual
+    look saw 0.8 % of the photo grey and no spacing; the plastic's own tint, 0.79 px/mm, the truth 0.77). Not where
+    the usual look's axes disagree: there one other look agreeing is a minority's word, and the narrow search around
+    it lost fresh 14400-018 (scores right) while gaining sample 008 without its card."""
     scales = []
     for look in LOOKS[1:]:
         grey = classify_pixels(view, table_seen_by(view, look), look=look).grey
