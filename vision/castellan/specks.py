@@ -91,10 +91,9 @@ def _add_step_walls_from(reading: PhotoReading, first: int, profile: PieceProfil
     of the open walls they take in, each while its span is still free."""
     dims = profile.dimensions
     positions = np.array([t.position for t in reading.towers], float)
-    for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis)):
+    for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis, first)):
         closed = [w for w in reading.walls if w.end is not None]
-        if max(wall.start, wall.end) >= first and span_free(wall.start, wall.end, wall.kind, positions,
-                                                             reading.towers, closed, dims):
+        if span_free(wall.start, wall.end, wall.kind, positions, reading.towers, closed, dims):
             reading.walls = [*without_open_walls_within(reading, wall), wall]
 
 

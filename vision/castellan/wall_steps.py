@@ -72,16 +72,17 @@ def wall_step_share(view: TableView, a: np.ndarray, b: np.ndarray, profile: Piec
 
 
 def walls_seen_by_their_step(view: TableView, towers: list[TowerReading], walls: list[WallReading],
-                             profile: PieceProfile, axis: float) -> Iterator[WallReading]:
+                             profile: PieceProfile, axis: float, from_tower: int = 0) -> Iterator[WallReading]:
     """Walls between two towers a span apart along the castle's axes, no wall read between them nor a closed one
     leaving either towards the other (an open one may be the part of it seen as grey), whose top stands out from
     the table on both sides along MIN_STEP_SHARE of their body (`wall_step_share`); each flagged `by_step` (a
-    doubt: only the rules can tell it from a shadow's coincidence)."""
+    doubt: only the rules can tell it from a shadow's coincidence). Only walls leaving a tower from index
+    `from_tower` on."""
     dims = profile.dimensions
     positions = np.array([t.position for t in towers], float).reshape(-1, 2)
     closed = [w for w in walls if w.end is not None]  # an open wall along the span may be the part of it seen
     for i, j, kind, origin, target in unjoined_spans(towers, walls, dims, axis):
-        if not span_free(i, j, kind, positions, towers, closed, dims):
+        if max(i, j) < from_tower or not span_free(i, j, kind, positions, towers, closed, dims):
             continue
         share = wall_step_share(view, origin, target, profile)
         if share >= MIN_STEP_SHARE:
