@@ -44,7 +44,7 @@ def drop_specks(reading: PhotoReading) -> None:
         return
     reading.towers, reading.walls, aside = _split(reading.towers, reading.walls, apart)
     reading.apart.towers.extend(aside.towers)
-    reading.apart.walls.extend(shifted(aside.walls, len(reading.apart.towers) - len(aside.towers)))
+    reading.apart.walls.extend(_shifted(aside.walls, len(reading.apart.towers) - len(aside.towers)))
     reading.stranded += len(apart)
     reading.notes.append(apart_note(len(apart)))
 
@@ -61,7 +61,7 @@ def join_apart_by_steps(reading: PhotoReading, profile: PieceProfile, axis: floa
         return 0
     base = len(reading.towers)
     reading.towers = [*reading.towers, *aside.towers]
-    reading.walls = [*reading.walls, *shifted(aside.walls, base)]
+    reading.walls = [*reading.walls, *_shifted(aside.walls, base)]
     _add_step_walls_from(reading, base, profile, axis)
     reading.towers, reading.walls, reading.apart = _split(reading.towers, reading.walls, towers_apart(reading))
     joined = len(aside.towers) - len(reading.apart.towers)
@@ -118,6 +118,6 @@ def _split(towers: list[TowerReading], walls: list[WallReading],
             SetApart([towers[i] for i in aside], [reindexed(w, aside_index) for w in walls if w.start in aside_index]))
 
 
-def shifted(walls: list[WallReading], by: int) -> list[WallReading]:
+def _shifted(walls: list[WallReading], by: int) -> list[WallReading]:
     """The walls with their towers' indices moved on by `by` (their towers put after `by` others)."""
     return [replace(w, start=w.start + by, end=None if w.end is None else w.end + by) for w in walls]
