@@ -189,19 +189,10 @@ def walls_seen_by_step_the_rules_need(reading: PhotoReading, profile: PieceProfi
     mending, after the walls half seen: weaker evidence. Only once the look is kept: on each look's reading (tried
     before towers standing apart are left out) a look that lost pieces was mended to read clean, and no other
     look was tried (fresh 14800-020: two towers lost so)."""
-    if reading.board is None or reading.view is None or not pose_known(reading):
-        return
-    broken_and_axis = _rules_broken_and_axis(reading, profile.dimensions)
+    broken_and_axis = _rules_broken_and_axis_for_steps(reading, profile.dimensions)
     if broken_and_axis is None:
         return
     broken, axis = broken_and_axis
-    _step_walls_kept_if_fewer_broken(reading, profile, broken, axis)
-    reading.board = board_of(reading)
-
-
-def _step_walls_kept_if_fewer_broken(reading: PhotoReading, profile: PieceProfile, broken: int, axis: float) -> int:
-    """Each wall seen by its step (`walls_seen_by_their_step`) added where the board then breaks fewer rules than
-    `broken`, in place of any open wall read along it. Returns how many it breaks as it is left."""
     dims = profile.dimensions
     positions = np.array([t.position for t in reading.towers], float)  # towers are not added here, only walls
     for wall in list(walls_seen_by_their_step(reading.view, reading.towers, reading.walls, profile, axis)):
@@ -211,16 +202,16 @@ def _step_walls_kept_if_fewer_broken(reading: PhotoReading, profile: PieceProfil
         note = wall_note(wall, reading, "seen only by its top's step from the table, was read",
                          "without it the castle breaks more rules")
         broken = kept_in_place_of_open_walls(reading, wall, dims, broken, note)
-    return broken
+    reading.board = board_of(reading)
 
 
 def _apart_joined_by_steps(reading: PhotoReading, profile: PieceProfile) -> None:
     """The towers set apart as specks joined to the castle by walls seen by their step (`specks.join_apart_by_steps`:
     a row whose walls the colour classes lost stands apart), kept only if the board breaks no more rules (it has
     fewer pieces stranded off the castle). First of the mending: the open walls mended after may run to them."""
-    if not reading.apart.towers or reading.board is None or reading.view is None or not pose_known(reading):
+    if not reading.apart.towers:
         return
-    broken_and_axis = _rules_broken_and_axis(reading, profile.dimensions)
+    broken_and_axis = _rules_broken_and_axis_for_steps(reading, profile.dimensions)
     if broken_and_axis is None:
         return
     broken, axis = broken_and_axis
@@ -228,6 +219,14 @@ def _apart_joined_by_steps(reading: PhotoReading, profile: PieceProfile) -> None
     if join_apart_by_steps(reading, profile, axis) and rules_broken_now(reading, profile.dimensions) > broken:
         reading.towers, reading.walls, reading.apart, reading.stranded, reading.notes = before
     reading.board = board_of(reading)
+
+
+def _rules_broken_and_axis_for_steps(reading: PhotoReading, dims: PieceDimensions) -> tuple[int, float] | None:
+    """`_rules_broken_and_axis` where walls can be measured by their step: a board read, its view and the camera's
+    pose known (heights are projected); else None."""
+    if reading.board is None or reading.view is None or not pose_known(reading):
+        return None
+    return _rules_broken_and_axis(reading, dims)
 
 
 def _rules_broken_and_axis(reading: PhotoReading, dims: PieceDimensions) -> tuple[int, float] | None:

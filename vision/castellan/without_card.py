@@ -224,13 +224,12 @@ def _castle_scale(image: np.ndarray, profile: PieceProfile,
     view = TableView(image, probe)
     spacing_mm = profile.dimensions.centre_spacing("short")
     grey = classify_pixels(view, TableModel.learn(view)).grey
-    spaced = scale_from_wall_spacing(grey, spacing_mm) if cv2.countNonZero(grey) >= MIN_GREY_SHARE * grey.size \
-        else None
-    if spaced is None:
-        spaced = _spacing_seen_other_ways(view, spacing_mm)
+    enough_grey = cv2.countNonZero(grey) >= MIN_GREY_SHARE * grey.size
+    spaced = (scale_from_wall_spacing(grey, spacing_mm) if enough_grey else None) or \
+        _spacing_seen_other_ways(view, spacing_mm)
     if spaced is not None:
         return spaced.px_per_mm, SPACED_SCALES if spaced.axes_agree else NO_CARD_SCALES, True
-    if cv2.countNonZero(grey) < MIN_GREY_SHARE * grey.size:
+    if not enough_grey:
         return None, NO_CARD_SCALES, False
     return _scale_from_wall_width(grey, profile), NO_CARD_SCALES, False
 
