@@ -45,6 +45,7 @@ from tablesight.vision.castellan.thin_towers import (
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import median_seen_radius
 from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
+from tablesight.vision.castellan.wall_gaps import long_walls_split_at_gaps
 from tablesight.vision.castellan.wall_steps import walls_seen_by_their_step
 from tablesight.vision.castellan.walls import (
     OPEN_RUN_GAP_SHARE,
@@ -94,6 +95,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
         _open_walls_onto_the_card(reading, profile)
         _open_walls_through_towers(reading, profile)
         read_towers_in_overlong_runs(reading, profile)
+        long_walls_split_at_gaps(reading, profile)
         long_walls_split_to_the_box_count(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
         walls_seen_by_step_the_rules_need(reading, profile)

@@ -262,7 +262,7 @@ def _hidden_enough(covered: np.ndarray, keep_by_middle: bool) -> bool:
     if not len(covered):
         return False
     share = covered.mean()
-    return bool(share >= MOSTLY_HIDDEN or (share >= HALF_HIDDEN and _longest_run(~covered) * STEP_MM <= GLIMPSE_MM)
+    return bool(share >= MOSTLY_HIDDEN or (share >= HALF_HIDDEN and longest_run(~covered) * STEP_MM <= GLIMPSE_MM)
                 or (share >= BESIDE_KEEP_HIDDEN and keep_by_middle))
 
 
@@ -286,7 +286,7 @@ def _hidden_where_not_seen(covered: np.ndarray, seen: np.ndarray) -> bool:
                 and (covered | seen).mean() >= 1 - SEEN_OR_HIDDEN_GAP)
 
 
-def _longest_run(flags: np.ndarray) -> int:
+def longest_run(flags: np.ndarray) -> int:
     """The most consecutive True values in a 1-D array."""
     padded = np.concatenate([[0], flags.astype(np.int8), [0]])
     edges = np.flatnonzero(np.diff(padded))
@@ -575,7 +575,7 @@ def _bridged_runs(profile: np.ndarray, max_gap: float) -> list[tuple[int, int]]:
 def _gap_in_middle(profile: np.ndarray) -> float:
     """The longest run (mm) with nothing solid in the middle third of a wall's profile."""
     middle = profile[len(profile) // 3: 2 * len(profile) // 3]
-    return _longest_run(~middle) * STEP_MM
+    return longest_run(~middle) * STEP_MM
 
 
 def settled_towers(towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
