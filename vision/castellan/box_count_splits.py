@@ -20,6 +20,7 @@ from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hid
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.towers_in_long_walls import long_wall_middles
+from tablesight.vision.castellan.wall_gaps import as_two_open_short_walls
 from tablesight.vision.castellan.walls import WallReading, middle_gap_mm, split_at
 
 # A long wall read over the box's count whose middle shows the table across most of its width this far (mm) is two
@@ -57,8 +58,7 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
         broken, before, wall = rules_broken_now(reading, dims), reading.walls, reading.walls[index]
         a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
         middle = tuple(float(v) for v in (a + b) / 2)
-        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
-            WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
+        reading.walls = as_two_open_short_walls(reading.walls, index, middle)
         if rules_broken_now(reading, dims) >= broken:
             reading.walls = before
             return

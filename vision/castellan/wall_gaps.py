@@ -41,6 +41,7 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
         return
     dims = profile.dimensions
     for wall in [w for w in reading.walls if w.kind == "long" and w.end is not None and not w.inferred]:
+        index = next(i for i, w in enumerate(reading.walls) if w is wall)
         a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
         gap = table_across_middle_mm(reading.view, a, b, dims)
         if gap >= MIN_GAP_MM and reading.planes is not None:  # where the keeps' cover is worked out (~0.1 s), only
@@ -49,8 +50,7 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
             continue
         broken, before = rules_broken_now(reading, dims), reading.walls
         middle = tuple(float(v) for v in (a + b) / 2)
-        reading.walls = [w for w in reading.walls if w is not wall] + [
-            WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
+        reading.walls = as_two_open_short_walls(reading.walls, index, middle)
         if rules_broken_now(reading, dims) > broken:
             reading.walls = before
             continue
@@ -58,6 +58,14 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
                              f"{gap:.0f} mm across its middle in the photo: read as two open short walls meeting at "
                              f"a tower's gap")
         reading.board = board_of(reading)
+
+
+def as_two_open_short_walls(walls: list[WallReading], index: int, middle: tuple[float, float]) -> list[WallReading]:
+    """`walls` with the long wall at `index` (between two towers) read as the two open short walls meeting at
+    `middle`."""
+    wall = walls[index]
+    return [w for i, w in enumerate(walls) if i != index] + [
+        WallReading("short", end, None, middle, wall.filled) for end in (wall.start, wall.end)]
 
 
 def table_across_middle_mm(view: TableView, a, b, dims: PieceDimensions, hidden: np.ndarray | None = None,
