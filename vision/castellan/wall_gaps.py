@@ -41,7 +41,6 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
         return
     dims = profile.dimensions
     for wall in [w for w in reading.walls if w.kind == "long" and w.end is not None and not w.inferred]:
-        index = next(i for i, w in enumerate(reading.walls) if w is wall)
         a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
         gap = table_across_middle_mm(reading.view, a, b, dims)
         if gap >= MIN_GAP_MM and reading.planes is not None:  # where the keeps' cover is worked out (~0.1 s), only
@@ -50,6 +49,7 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
             continue
         broken, before = rules_broken_now(reading, dims), reading.walls
         middle = tuple(float(v) for v in (a + b) / 2)
+        index = next(i for i, w in enumerate(reading.walls) if w is wall)
         reading.walls = as_two_open_short_walls(reading.walls, index, middle)
         if rules_broken_now(reading, dims) > broken:
             reading.walls = before
@@ -82,9 +82,10 @@ def table_across_middle_mm(view: TableView, a, b, dims: PieceDimensions, hidden:
         return 0.0
     u = (b - a) / span
     normal = np.array([-u[1], u[0]])
-    offsets = (0.0, -RAY_MM, RAY_MM, -TABLE_SIDE_MM, TABLE_SIDE_MM)
-    seen = _colours_at(view, np.concatenate([a + np.outer(steps, u) + offset * normal for offset in offsets]))
-    colours = dict(zip(offsets, np.split(seen, len(offsets)), strict=True))
+    points = {offset: a + np.outer(steps, u) + offset * normal
+              for offset in (0.0, -RAY_MM, RAY_MM, -TABLE_SIDE_MM, TABLE_SIDE_MM)}
+    seen = _colours_at(view, np.concatenate(list(points.values())))
+    colours = dict(zip(points, np.split(seen, len(points)), strict=True))
     middle = slice(third, len(steps) - third)
     centre = colours[0.0]
     wall = np.median(np.concatenate([centre[:third], centre[-third:]]), axis=0)
@@ -98,8 +99,7 @@ def table_across_middle_mm(view: TableView, a, b, dims: PieceDimensions, hidden:
         to_table = np.min([np.linalg.norm(seen - side, axis=1) for side in sides], axis=0)
         table &= to_table < TABLE_NEARER * np.linalg.norm(seen - wall, axis=1)
         if hidden is not None and hidden_region is not None:
-            points = a + np.outer(steps, u) + offset * normal
-            table &= ~hidden_region.sample(hidden, points, outside=False).astype(bool)
+            table &= ~hidden_region.sample(hidden, points[offset], outside=False).astype(bool)
     return longest_run(table[middle]) * STEP_MM
 
 
