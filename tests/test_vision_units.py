@@ -1180,6 +1180,30 @@ def test_a_tower_blurred_into_its_walls_is_taken_where_an_open_wall_ends_but_not
     assert towers_at_open_ends(solid, REGION, DIMS, [np.array([102.0, 100.0])], seen) == []
 
 
+def test_a_tower_carved_as_thin_as_its_walls_allow_is_taken_where_an_open_wall_ends_by_their_width():
+    from tablesight.vision.castellan.towers import TowerReading, open_end_bar, towers_at_open_ends
+
+    # A look carving the plastic thin (fresh 14700-004): walls 4 mm across, a tower 12 mm across at the open end of
+    # the wall from (100, 100): under the 6.6 mm radius `find_towers` asks anywhere, yet three walls' widths.
+    mask = np.zeros(REGION.size[::-1], np.uint8)
+    px = REGION.px_per_mm
+    a, end = (tuple(int(v) for v in REGION.to_pixels(p)) for p in ((100, 100), (164, 100)))
+    cv2.line(mask, a, end, 1, int(4 * px))
+    cv2.circle(mask, tuple(int(v) for v in REGION.to_pixels((100, 100))), int(5.5 * px), 1, -1)
+    bare = mask.copy()
+    cv2.circle(mask, end, int(6 * px), 1, -1)
+    seen = [TowerReading(100.0, 100.0, 5.5)]
+    point = [np.array([164.0, 100.0])]
+    assert towers_at_open_ends(mask.astype(bool), REGION, DIMS, point, seen, 0.25) == []
+    found = towers_at_open_ends(mask.astype(bool), REGION, DIMS, point, seen, 0.25, wide_as_walls=True)
+    assert len(found) == 1 and np.hypot(found[0].x - 164, found[0].y - 100) < 3
+    # The wall's bare open end is no wider than the wall: nothing there, however thin the walls.
+    assert towers_at_open_ends(bare.astype(bool), REGION, DIMS, point, seen, 0.25, wide_as_walls=True) == []
+    # The bar never drops under a share of the profile's tower, nor rises over what `find_towers` asks.
+    from tablesight.vision.castellan.towers import distance_map
+    assert 0.35 * DIMS.tower_radius <= open_end_bar(distance_map(mask.astype(bool), REGION), DIMS) < 6.6
+
+
 def test_a_wall_behind_a_keep_is_a_candidate_only_where_the_keep_hides_most_of_its_body():
     from tablesight.vision.castellan.towers import TowerReading
     from tablesight.vision.castellan.walls import WallReading, walls_behind_keeps

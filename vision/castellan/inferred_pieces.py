@@ -45,7 +45,7 @@ from tablesight.vision.castellan.reading import (
     rules_broken_now,
 )
 from tablesight.vision.castellan.timing import timed
-from tablesight.vision.castellan.towers import TowerReading, towers_at_open_ends
+from tablesight.vision.castellan.towers import OPEN_END_PROMINENCE, TowerReading, towers_at_open_ends
 from tablesight.vision.castellan.towers_in_long_walls import towers_in_long_walls
 from tablesight.vision.castellan.walls import (
     WallReading,
@@ -308,17 +308,21 @@ class PieceInference:
         self._join_towers(new, wall_solid, region, planes, reading)
 
     def add_towers_at_open_ends(self, tower_solid: np.ndarray, wall_solid: np.ndarray, region: Region,
-                                planes: KeepPlanes, reading: PhotoReading, filled: np.ndarray | None = None) -> None:
+                                planes: KeepPlanes, reading: PhotoReading, filled: np.ndarray | None = None,
+                                prominence_share: float = OPEN_END_PROMINENCE, wide_as_walls: bool = False
+                                ) -> None:
         """Towers where open walls end that are as wide as a tower but stand out less from the walls
         around them than `find_towers` asks (see `towers_at_open_ends`). `filled` (over the region): where the
         tower solid was filled in (`carving.glints_filled`), if it was: then only towers whose top holds
-        MIN_GLINT_IN_TOP_MM2 of it."""
+        MIN_GLINT_IN_TOP_MM2 of it. `prominence_share` and `wide_as_walls`: what is asked of a tower's widening and
+        width (see `towers_at_open_ends`)."""
         dims = self.profile.dimensions
         open_walls = [i for i, w in enumerate(reading.walls) if w.end is None]
         points = [np.array(reading.walls[i].open_point) for i in open_walls]
         meet = meeting_distance(dims)
         new = []
-        for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers):
+        for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers, prominence_share,
+                                         wide_as_walls):
             if filled is not None and _area_within(filled, region, tower.position, dims.tower_radius) \
                     < MIN_GLINT_IN_TOP_MM2:
                 continue

@@ -65,7 +65,7 @@ from tablesight.vision.castellan.rebuild import rebuild
 from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.specks import drop_specks
 from tablesight.vision.castellan.timing import timed
-from tablesight.vision.castellan.towers import find_towers
+from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE, find_towers
 from tablesight.vision.castellan.walls import (
     castle_axis,
     find_walls,
@@ -530,6 +530,15 @@ class CastellanReader:
                     filled = carve(view, grey, tops, region) & ~card
                     self.inference.add_towers_at_open_ends(filled, solid, region, planes, reading,
                                                            filled & ~tower_solid)
+                # Asked the widening `find_towers` asks anywhere, a tower's width is taken as some walls' widths
+                # (`towers.open_end_bar`); and also carved from a wall's height: a tower's top carved from its
+                # full height loses its rim and shaded side to a table whose colour bleeds into them (fresh
+                # 14700-009), while a tower is a round solid as wide at a wall's height.
+                for carved in (tower_solid, solid):
+                    if any(wall.end is None for wall in reading.walls):
+                        self.inference.add_towers_at_open_ends(carved, solid, region, planes, reading,
+                                                               prominence_share=MIN_PROMINENCE_SHARE,
+                                                               wide_as_walls=True)
                 self.inference.add_towers_where_walls_turn(solid, region, planes, reading)
         return planes, solid
 

@@ -1,7 +1,7 @@
 """The kept reading mended: steps taken once the look is kept, where the rules and the photo tell how (walls
 hidden behind keeps, thin towers that are a long wall's middle, open walls read across breaks, on grey blurred
-into the table, grown long across a short break, or through a tower; long walls over the boxes' count split,
-`box_count_splits`).
+into the table, grown long across a short break, or through a tower; towers where those end; long walls over the
+boxes' count split, `box_count_splits`).
 
 They run after the look is weighed because walls and towers weigh in the lens's fit and in how looks are
 compared (by the rules their readings break): taken in earlier, each moved pieces far from where it acted.
@@ -26,6 +26,7 @@ from tablesight.vision.castellan.hidden_walls import (
     without_open_walls_within,
 )
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
+from tablesight.vision.castellan.open_end_towers import towers_at_late_open_ends
 from tablesight.vision.castellan.overlong_runs import read_towers_in_overlong_runs
 from tablesight.vision.castellan.reading import (
     PhotoReading,
@@ -94,6 +95,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
             _open_walls_grown_long(reading, profile, axis)
         _open_walls_onto_the_card(reading, profile)
         _open_walls_through_towers(reading, profile)
+        towers_at_late_open_ends(reading, profile)
         read_towers_in_overlong_runs(reading, profile)
         long_walls_split_at_gaps(reading, profile)
         long_walls_split_to_the_box_count(reading, profile)

@@ -26,6 +26,11 @@ MIN_PROMINENCE_SHARE = 0.25
 RING_SHARE = 1.5
 OPEN_END_PROMINENCE = 0.1  # the prominence asked of a tower where an open wall ends (share of its radius)
 OPEN_END_REACH_MM = 6.0  # its centre within this of where the wall's socket puts it
+# Where an open wall ends, a widening this many times the walls' half-width (a nominal tower is 2.4, and carving
+# thins both alike) is a tower's, if it clears the ring around it as `find_towers` asks; never under this share of
+# the profile's radius.
+OPEN_END_WALL_WIDTHS = 2.0
+OPEN_END_MIN_RADIUS_SHARE = 0.35
 WALL_SEARCH_MM = 1.0  # a wall's widest is sought this far beyond its half-thickness either side of its line
 
 
@@ -101,12 +106,17 @@ def find_towers(solid: np.ndarray, region: Region, dims: PieceDimensions, lean_r
 
 
 def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions, points: list[np.ndarray],
-                        towers: list[TowerReading]) -> list[TowerReading]:
+                        towers: list[TowerReading], prominence_share: float = OPEN_END_PROMINENCE,
+                        wide_as_walls: bool = False) -> list[TowerReading]:
     """Towers standing where open walls end (`points`, where each wall's tower would stand), apart from
     `towers` and from each other. A wall ending there makes a tower likely (C1: walls join towers), so one
     is taken on less prominence than `find_towers` asks of a widening found anywhere: blur or a shadow
-    fattening the walls around a tower hides its widening, not its width."""
+    fattening the walls around a tower hides its widening, not its width. `prominence_share`: the widening
+    asked (share of the tower's radius). `wide_as_walls`: a tower's width is also taken as OPEN_END_WALL_WIDTHS
+    of this photo's walls (`open_end_bar`), where that is less than the width `find_towers` asks."""
     dist, bar = _widths(solid, region, dims)
+    if wide_as_walls:
+        bar = min(bar, open_end_bar(dist, dims))
     radius, found = dims.tower_radius, []
     reach = int(OPEN_END_REACH_MM * region.px_per_mm)
     for point in points:
@@ -117,13 +127,20 @@ def towers_at_open_ends(solid: np.ndarray, region: Region, dims: PieceDimensions
             continue
         wy, wx = np.unravel_index(int(np.argmax(window)), window.shape)
         x, y = x0 + wx, y0 + wy
-        if dist[y, x] - _ring_max(dist, x, y, RING_SHARE * radius * region.px_per_mm) < OPEN_END_PROMINENCE * radius:
+        if dist[y, x] - _ring_max(dist, x, y, RING_SHARE * radius * region.px_per_mm) < prominence_share * radius:
             continue
         cx_mm, cy_mm = _plateau_centre(dist, x, y, region)
         if all(np.hypot(cx_mm - t.x, cy_mm - t.y) > MIN_SPACING_SHARE * dims.centre_spacing("short")
                for t in towers + found):
             found.append(TowerReading(cx_mm, cy_mm, float(dist[y, x])))
     return found
+
+
+def open_end_bar(dist: np.ndarray, dims: PieceDimensions) -> float:
+    """The inscribed radius (mm) asked of a tower where an open wall ends, by the width of the photo's walls: a
+    look that carves the plastic thin carves walls and towers alike (fresh 14700-004: walls 1.7 mm in half-width,
+    the towers at a branch's open ends 4.8 and 5.6 mm in radius, under the 6.6 mm `find_towers` asks anywhere)."""
+    return max(OPEN_END_WALL_WIDTHS * wall_half_width(dist), OPEN_END_MIN_RADIUS_SHARE * dims.tower_radius)
 
 
 def widening_over_walls(dist: np.ndarray, region: Region, dims: PieceDimensions, tower: TowerReading,

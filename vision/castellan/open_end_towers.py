@@ -1,0 +1,50 @@
+"""Towers where the open walls read once the look is kept end.
+
+Towers where open walls end are looked for while each look is read (`PieceInference.add_towers_at_open_ends`), but
+the kept reading's open walls are read again after that: across short breaks, past a neighbour's shade, grown from
+short to long (`rebuild`). A wall read on so may end where a tower stands that nothing looked for there (fresh
+14700-004: an open short wall grown long ends at a tower 4.8 mm in radius on a look carving the walls 1.7 mm wide;
+the long wall beyond it and its far tower were lost with it). They are looked for again, as wide as the walls ask
+(`towers.open_end_bar`) and standing out as much as `find_towers` asks, and kept where the board then breaks no
+more rules. The walls read from each tower found may end at another: looked for again (MAX_ROUNDS).
+"""
+
+from __future__ import annotations
+
+from tablesight.calibration.pieces import PieceProfile
+from tablesight.vision.castellan.inferred_pieces import PieceInference
+from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
+from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE
+
+# A tower found so has its other walls read, which may end open at a tower of their own (a branch of the castle):
+# looked for again, this many times at most.
+MAX_ROUNDS = 3
+
+
+def towers_at_late_open_ends(reading: PhotoReading, profile: PieceProfile) -> None:
+    """Towers where the kept reading's open walls end, each named in the notes (see the module's docstring); the
+    board made again if any is kept."""
+    if reading.board is None or reading.tower_solid is None or reading.wall_solid is None \
+            or reading.planes is None or not pose_known(reading):
+        return
+    dims = profile.dimensions
+    broken = rules_broken_now(reading, dims)
+    towers, walls = list(reading.towers), list(reading.walls)
+    inference = PieceInference(profile)
+    for _ in range(MAX_ROUNDS):
+        before = len(reading.towers)
+        for carved in (reading.tower_solid, reading.wall_solid):
+            if any(wall.end is None for wall in reading.walls):
+                inference.add_towers_at_open_ends(carved, reading.wall_solid, reading.region, reading.planes,
+                                                  reading, prominence_share=MIN_PROMINENCE_SHARE, wide_as_walls=True)
+        if len(reading.towers) == before:
+            break
+    if len(reading.towers) == len(towers):
+        return
+    if rules_broken_now(reading, dims) > broken:
+        reading.towers, reading.walls = towers, walls
+        return
+    for tower in reading.towers[len(towers):]:
+        reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was read where an open wall read on "
+                             f"once the look was kept ends (walls join towers) — check it")
+    reading.board = board_of(reading)
