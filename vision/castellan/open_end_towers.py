@@ -4,9 +4,11 @@ Towers where open walls end are looked for while each look is read (`PieceInfere
 the kept reading's open walls are read again after that: across short breaks, past a neighbour's shade, grown from
 short to long (`rebuild`). A wall read on so may end where a tower stands that nothing looked for there (fresh
 14700-004: an open short wall grown long ends at a tower 4.8 mm in radius on a look carving the walls 1.7 mm wide;
-the long wall beyond it and its far tower were lost with it). They are looked for again, as wide as the walls ask
-(`towers.open_end_bar`) and standing out as much as `find_towers` asks, and kept where the board then breaks no
-more rules. The walls read from each tower found may end at another: looked for again (MAX_ROUNDS).
+the long wall beyond it and its far tower were lost with it). Towers are looked for again at every open end, in the
+footprints carved from a tower's and a wall's height, as wide as the photo's walls ask (`towers.open_end_bar`) and
+standing out as much as `find_towers` asks, and kept where the board then breaks no more rules. The walls read from
+each tower found may end at another: looked for again (MAX_ROUNDS). Only here, on the kept reading: asked of each
+look's own reading, that width changed which look was kept (sample 002 lost its exact board).
 """
 
 from __future__ import annotations

@@ -530,15 +530,12 @@ class CastellanReader:
                     filled = carve(view, grey, tops, region) & ~card
                     self.inference.add_towers_at_open_ends(filled, solid, region, planes, reading,
                                                            filled & ~tower_solid)
-                # Asked the widening `find_towers` asks anywhere, a tower's width is taken as some walls' widths
-                # (`towers.open_end_bar`); and also carved from a wall's height: a tower's top carved from its
-                # full height loses its rim and shaded side to a table whose colour bleeds into them (fresh
-                # 14700-009), while a tower is a round solid as wide at a wall's height.
-                for carved in (tower_solid, solid):
-                    if any(wall.end is None for wall in reading.walls):
-                        self.inference.add_towers_at_open_ends(carved, solid, region, planes, reading,
-                                                               prominence_share=MIN_PROMINENCE_SHARE,
-                                                               wide_as_walls=True)
+                if any(wall.end is None for wall in reading.walls):
+                    # A tower's top carved from its full height loses its rim and shaded side to a table whose
+                    # colour bleeds into them (fresh 14700-009); carved from a wall's height it is still a tower's
+                    # width (a round solid, taller than the walls). Asked the widening `find_towers` asks anywhere.
+                    self.inference.add_towers_at_open_ends(solid, solid, region, planes, reading,
+                                                           prominence_share=MIN_PROMINENCE_SHARE)
                 self.inference.add_towers_where_walls_turn(solid, region, planes, reading)
         return planes, solid
 
