@@ -311,8 +311,8 @@ class PieceInference:
                                 planes: KeepPlanes, reading: PhotoReading, filled: np.ndarray | None = None,
                                 prominence_share: float = OPEN_END_PROMINENCE, wide_as_walls: bool = False
                                 ) -> None:
-        """Towers where open walls end that are as wide as a tower but stand out less from the walls
-        around them than `find_towers` asks (see `towers_at_open_ends`). `filled` (over the region): where the
+        """Towers where open walls end, found as `towers_at_open_ends` finds them: as wide as a tower, and by default
+        standing out less from the walls around them than `find_towers` asks. `filled` (over the region): where the
         tower solid was filled in (`carving.glints_filled`), if it was: then only towers whose top holds
         MIN_GLINT_IN_TOP_MM2 of it. `prominence_share` and `wide_as_walls`: what is asked of a tower's widening and
         width (see `towers_at_open_ends`)."""
