@@ -38,10 +38,15 @@ CLIPPED = 248.0
 # channel's top level in the photo and its paper/ink ratio falls this share short of another channel's:
 # paper and ink are both neutral, so their ratio is the same in every unclipped channel.
 NEAR_TOP_SHARE, RATIO_SHORTFALL = 0.95, 0.12
+TOP_PATCH_PX = 4  # the photo's top levels are read over patches this size (`_top_levels`)
 # Ink this dark in a channel gives no usable colour of the light: a level or two of noise or
 # JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
 # 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
 MIN_INK_LEVEL = 20.0
+# ... unless it is at least this bright and the unclipped channels' paper/ink ratios agree within this share: then
+# the noise has not shown (sample 058 darkened to 0.6 after its red clipped: ink at 19.5, 25 and 34 levels, blue's
+# and green's ratios 6.00 and 5.98; its blends, clipped before the generator blurs them, hold too little red).
+MIN_AGREEING_INK_LEVEL, INK_RATIO_AGREEMENT = 15.0, 0.05
 # The light's colour from where ink meets paper (`_edge_colour`): pixels within this of both (px), this
 # share of the paper's level from each, this many levels clear of the ink and of clipping, and at least
 # this many of them.
@@ -429,17 +434,23 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
-    unclipped = _unclip_white(white, black, _clipped_channels(white, black, image))
+    clipped = _clipped_channels(white, black, image)
+    unclipped = _unclip_white(white, black, clipped)
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
-        light = _edge_colour(image, pose, white, black)
+        light = _edge_colour(image, pose, white, black, clipped)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
     return unclipped, black
 
 
 def _top_levels(image: np.ndarray) -> np.ndarray:
-    """The photo's highest level in each channel (OpenCV's per-channel maximum: numpy's strided one
-    takes 150 ms at 12 MP)."""
-    channels = cv2.split(image) if image.ndim == 3 else [image]
+    """The photo's highest level in each channel over patches TOP_PATCH_PX square (OpenCV's per-channel
+    maximum: numpy's strided one takes 150 ms at 12 MP). A clipped patch of paper stays at its clip there,
+    while JPEG's ringing, which overshoots it by up to a tenth at single pixels, is averaged out (sample 058
+    darkened to 0.6: red clipped at 153 on the paper, 169 at the photo's brightest pixel, 154 over patches)."""
+    h, w = image.shape[:2]
+    size = (max(1, w // TOP_PATCH_PX), max(1, h // TOP_PATCH_PX))
+    patches = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    channels = cv2.split(patches) if patches.ndim == 3 else [patches]
     return np.array([cv2.minMaxLoc(channel)[1] for channel in channels], np.float64)
 
 
@@ -465,7 +476,7 @@ def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | No
     clipped = white >= CLIPPED if clipped is None else clipped
     if not clipped.any():
         return white
-    if np.any(black < MIN_INK_LEVEL):
+    if np.any(black < MIN_INK_LEVEL) and not _ink_ratios_agree(white, black, clipped):
         return None
     if clipped.all():
         return black / black.max() * white.max()
@@ -473,7 +484,17 @@ def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | No
     return np.where(clipped, np.maximum(white, black * scale), white)
 
 
-def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: np.ndarray) -> np.ndarray | None:
+def _ink_ratios_agree(white: np.ndarray, black: np.ndarray, clipped: np.ndarray) -> bool:
+    """Whether two unclipped channels or more show the same paper/ink ratio (within INK_RATIO_AGREEMENT) with
+    ink of MIN_AGREEING_INK_LEVEL or more in every channel."""
+    if np.count_nonzero(~clipped) < 2 or np.any(black < MIN_AGREEING_INK_LEVEL):
+        return False
+    ratios = white[~clipped] / black[~clipped]
+    return float(ratios.max() / ratios.min()) <= 1 + INK_RATIO_AGREEMENT
+
+
+def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: np.ndarray,
+                 clipped: np.ndarray) -> np.ndarray | None:
     """The light's colour (per channel, summing to 1, above the ink) from the card's ink edges, or None if
     too few are seen: for a card whose paper is clipped and whose ink is too dark to tell (a contrasty
     phone photo). Where ink meets paper the photo blends the two; both are neutral, so a blend has the
@@ -481,7 +502,8 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     and paper both within EDGE_REACH_PX count: a hand or a piece over the card is not a blend. (Used only
     then: the scene generator clips before it blurs, unlike a lens, so next to clipped paper its blends
     lose some of the light's colour, and the ink's ratios, where they can be read, did better on its
-    samples: 45 photos scored right against 40.)"""
+    samples: 45 photos scored right against 40.) A blend is taken only clear of each `clipped` channel's clip:
+    the paper's level there, which may be well under 255 (a photo darkened after it clipped)."""
     width, height = BOARD_MM
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]])
     outline = np.vstack([np.linspace(corners[i], corners[(i + 1) % 4], 12) for i in range(4)])
@@ -500,8 +522,9 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     near_ink = cv2.erode(level, kernel) < np.max(black) + EDGE_SHARE * span
     near_paper = cv2.dilate(level, kernel) > np.max(white) - EDGE_SHARE * span
     above_ink = patch - black.astype(np.float32)
+    clip_levels = np.where(clipped, white, CLIPPED).astype(np.float32)
     blend = ((inside > 0) & near_ink & near_paper & (above_ink.min(axis=2) > MIN_BLEND_MARGIN)
-             & (level < CLIPPED - MIN_BLEND_MARGIN))
+             & np.all(patch < clip_levels - MIN_BLEND_MARGIN, axis=2))
     if np.count_nonzero(blend) < MIN_BLEND_PIXELS:
         return None
     blends = above_ink[blend]

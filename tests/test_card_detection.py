@@ -257,6 +257,29 @@ def test_a_card_clipped_below_255_is_still_taken_as_clipped():
     assert not _clipped_channels(white, black, np.full((1, 1, 3), 255, np.uint8)).any()
 
 
+def test_a_channel_clipped_low_is_found_over_a_few_pixels_ringing_above_the_clip():
+    """A photo darkened after its red clipped tops at 153 in red, but JPEG's ringing lifts single pixels above
+    that: the photo's top levels are read over small patches, where the clipped paper holds."""
+    from tablesight.calibration.card_detection import _clipped_channels
+
+    photo = np.full((64, 64, 3), (110, 140, 153), np.uint8)  # clipped paper at 153 in red
+    photo[::9, ::9, 2] = 169  # ringing: single pixels over the clip
+    white, black = np.array([117.0, 149.5, 148.0]), np.array([19.5, 25.0, 34.0])
+    assert list(_clipped_channels(white, black, photo)) == [False, False, True]
+
+
+def test_dark_ink_tells_a_clipped_channels_light_where_the_other_channels_ratios_agree():
+    """Ink a little under MIN_INK_LEVEL still tells the light's colour when the unclipped channels' paper/ink
+    ratios agree (noise would set them apart); disagreeing, or far darker, it tells nothing."""
+    from tablesight.calibration.card_detection import _unclip_white
+
+    clipped = np.array([False, False, True])
+    agreeing = _unclip_white(np.array([117.0, 149.5, 148.0]), np.array([19.5, 25.0, 34.0]), clipped)
+    assert agreeing is not None and agreeing[2] == pytest.approx(34.0 * 5.99, rel=0.01)
+    assert _unclip_white(np.array([117.0, 149.5, 148.0]), np.array([19.5, 29.0, 34.0]), clipped) is None
+    assert _unclip_white(np.array([117.0, 149.5, 148.0]), np.array([11.7, 15.0, 20.0]), clipped) is None
+
+
 def test_a_contrasty_photo_with_only_the_paper_clipped_keeps_the_lights_colour(views):
     """A contrast curve lowers the ink towards black by an offset, so the ink's channel ratios no longer
     match the paper's; the blends where ink meets paper still give the light's colour."""
