@@ -43,9 +43,10 @@ TOP_PATCH_PX = 4  # the photo's top levels are read over patches this size (`_to
 # JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
 # 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
 MIN_INK_LEVEL = 20.0
-# ... unless it is at least this bright and the unclipped channels' paper/ink ratios agree within this share: then
-# the noise has not shown (sample 058 darkened to 0.6 after its red clipped: ink at 19.5, 25 and 34 levels, blue's
-# and green's ratios 6.00 and 5.98; its blends, clipped before the generator blurs them, hold too little red).
+# ... unless it is at least this bright, the paper clipped below CLIPPED (the photo darkened after it clipped) and the
+# unclipped channels' paper/ink ratios agree within this share: then the noise has not shown (sample 058 darkened to
+# 0.6 after its red clipped: ink at 19.5, 25 and 34 levels, blue's and green's ratios 6.00 and 5.98; its blends,
+# clipped before the generator blurs them, hold too little red). At 255's clip the ink's edges are read as before.
 MIN_AGREEING_INK_LEVEL, INK_RATIO_AGREEMENT = 15.0, 0.05
 # The light's colour from where ink meets paper (`_edge_colour`): pixels within this of both (px), this
 # share of the paper's level from each, this many levels clear of the ink and of clipping, and at least
@@ -485,9 +486,10 @@ def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | No
 
 
 def _ink_ratios_agree(white: np.ndarray, black: np.ndarray, clipped: np.ndarray) -> bool:
-    """Whether two unclipped channels or more show the same paper/ink ratio (within INK_RATIO_AGREEMENT) with
-    ink of MIN_AGREEING_INK_LEVEL or more in every channel."""
-    if np.count_nonzero(~clipped) < 2 or np.any(black < MIN_AGREEING_INK_LEVEL):
+    """Whether the paper clipped below CLIPPED and two unclipped channels or more show the same paper/ink ratio
+    (within INK_RATIO_AGREEMENT) with ink of MIN_AGREEING_INK_LEVEL or more in every channel."""
+    if (np.count_nonzero(~clipped) < 2 or np.any(white[clipped] >= CLIPPED)
+            or np.any(black < MIN_AGREEING_INK_LEVEL)):
         return False
     ratios = white[~clipped] / black[~clipped]
     return float(ratios.max() / ratios.min()) <= 1 + INK_RATIO_AGREEMENT
@@ -522,7 +524,7 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     near_ink = cv2.erode(level, kernel) < np.max(black) + EDGE_SHARE * span
     near_paper = cv2.dilate(level, kernel) > np.max(white) - EDGE_SHARE * span
     above_ink = patch - black.astype(np.float32)
-    clip_levels = np.where(clipped, white, CLIPPED).astype(np.float32)
+    clip_levels = np.where(clipped, np.minimum(white, CLIPPED), CLIPPED).astype(np.float32)
     blend = ((inside > 0) & near_ink & near_paper & (above_ink.min(axis=2) > MIN_BLEND_MARGIN)
              & np.all(patch < clip_levels - MIN_BLEND_MARGIN, axis=2))
     if np.count_nonzero(blend) < MIN_BLEND_PIXELS:

@@ -17,7 +17,7 @@ import numpy as np
 from tablesight.calibration.pieces import PieceDimensions, PieceProfile
 from tablesight.vision.castellan.box_limits import long_walls_over_the_box, short_walls_over_the_box
 from tablesight.vision.castellan.hidden_walls import hidden_wall_note, walls_hidden
-from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
+from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, put_if_no_worse
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.towers_in_long_walls import long_wall_middles
 from tablesight.vision.castellan.wall_gaps import as_two_open_short_walls
@@ -55,12 +55,11 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
         gap, index = max(gaps, default=(0.0, -1))
         if gap < MIN_MIDDLE_GAP_MM:
             return
-        broken, before, wall = rules_broken_now(reading, dims), reading.walls, reading.walls[index]
+        wall = reading.walls[index]
         a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
         middle = tuple(float(v) for v in (a + b) / 2)
-        reading.walls = as_two_open_short_walls(reading.walls, index, middle)
-        if rules_broken_now(reading, dims) >= broken:
-            reading.walls = before
+        split = as_two_open_short_walls(reading.walls, index, middle)
+        if not put_if_no_worse(reading, dims, reading.towers, split, strictly_better=True):
             return
         reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm, over the box's count "
                              f"of long walls, shows the table {gap:.0f} mm across its middle: read as two open short "
@@ -83,15 +82,12 @@ def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: Pie
         if best is None or best.step[0] < BOX_TOWER_STEP or best.step[1] < BOX_TOWER_SEEN:
             return
         index, middle = best.wall, best.middle
-        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
         wall, joined = reading.walls[index], len(reading.towers)
-        reading.towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius,
-                                                        in_run=True)]
-        reading.walls = [w for i, w in enumerate(reading.walls) if i != index] + [
+        towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, in_run=True)]
+        walls = [w for i, w in enumerate(reading.walls) if i != index] + [
             replace(wall, kind="short", end=joined), replace(wall, kind="short", start=joined)]
-        if (short_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0
-                or rules_broken_now(reading, dims) > broken):
-            reading.towers, reading.walls = before
+        if (short_walls_over_the_box(towers, walls, reading.keep_colours) > 0
+                or not put_if_no_worse(reading, dims, towers, walls)):
             return
         reading.notes.append(f"a tower at ({middle[0]:.0f}, {middle[1]:.0f}) mm, its top seen above the walls in the "
                              f"middle of a long wall's run, was read: the boxes hold one long wall fewer than read, "
@@ -127,10 +123,7 @@ def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: 
         if not splits or (len(splits) > 1 and len(splits[1].hidden) == len(splits[0].hidden)):
             return  # none, or no telling which (each stays listed to check)
         split = splits[0]
-        broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
-        reading.towers, reading.walls = split.towers, split.walls + split.hidden
-        if rules_broken_now(reading, dims) > broken:
-            reading.towers, reading.walls = before
+        if not put_if_no_worse(reading, dims, split.towers, split.walls + split.hidden):
             return
         middle = split.towers[-1]
         reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "

@@ -75,6 +75,19 @@ def rules_broken_now(reading: PhotoReading, dims: PieceDimensions) -> int:
     return rules_broken(score_board(board_of(reading), dims))
 
 
+def put_if_no_worse(reading: PhotoReading, dims: PieceDimensions, towers: list[TowerReading],
+                    walls: list[WallReading], strictly_better: bool = False) -> bool:
+    """The reading's towers and walls replaced by `towers` and `walls` if its board then breaks no more rules than
+    before (fewer, if `strictly_better`); else left as they were. Whether they were put in."""
+    broken, before = rules_broken_now(reading, dims), (reading.towers, reading.walls)
+    reading.towers, reading.walls = towers, walls
+    now = rules_broken_now(reading, dims)
+    if now > broken or (strictly_better and now == broken):
+        reading.towers, reading.walls = before
+        return False
+    return True
+
+
 def kept_if_fewer_broken(reading: PhotoReading, dims: PieceDimensions, broken: int, undo: Callable[[], object],
                          note: str) -> int:
     """A piece just added to the reading, inferred where the rules need it: kept, and `note` added to the notes, if

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from tablesight.calibration.pieces import PieceDimensions, PieceProfile
-from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
+from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, put_if_no_worse
 from tablesight.vision.castellan.walls import WallReading, longest_run
 from tablesight.vision.table_view import Region, TableView
 
@@ -47,12 +47,9 @@ def long_walls_split_at_gaps(reading: PhotoReading, profile: PieceProfile) -> No
             gap = table_across_middle_mm(reading.view, a, b, dims, reading.planes.cover.gaps, reading.region)
         if gap < MIN_GAP_MM:
             continue
-        broken, before = rules_broken_now(reading, dims), reading.walls
         middle = tuple(float(v) for v in (a + b) / 2)
         index = next(i for i, w in enumerate(reading.walls) if w is wall)
-        reading.walls = as_two_open_short_walls(reading.walls, index, middle)
-        if rules_broken_now(reading, dims) > broken:
-            reading.walls = before
+        if not put_if_no_worse(reading, dims, reading.towers, as_two_open_short_walls(reading.walls, index, middle)):
             continue
         reading.notes.append(f"the long wall read through ({middle[0]:.0f}, {middle[1]:.0f}) mm shows the table "
                              f"{gap:.0f} mm across its middle in the photo: read as two open short walls meeting at "
