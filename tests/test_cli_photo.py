@@ -148,7 +148,7 @@ def test_photo_without_card_whose_castle_makes_no_sense_exits_4(tmp_path, capsys
     assert main(["score", str(photo), "--json", "--annotate", str(out)]) == 4
     captured = capsys.readouterr()
     _one_sentence(captured)
-    assert "reference card is not in the photo" in captured.err and "beside the castle" in captured.err
+    assert "reference card was not found in the photo" in captured.err and "beside the castle" in captured.err
     assert not out.exists()  # nothing partial
 
 

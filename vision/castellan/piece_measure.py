@@ -126,7 +126,8 @@ def measure_pieces(image: np.ndarray, start: PieceProfile = NOMINAL_PROFILE) -> 
     (`LOOKS`, as the reader tries them) that shows three grey pieces fitting together, colours from it."""
     card = find_card(image)
     if card is None:
-        raise PieceMeasureError("the reference card is not in the photo; lay it beside the pieces")
+        raise PieceMeasureError("the reference card was not found in the photo; lay it beside the pieces, whole in "
+                                "the frame")
     view = TableView(image, card)
     problems = []
     for look in LOOKS:

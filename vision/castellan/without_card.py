@@ -76,7 +76,7 @@ class CardlessReader:
         the castle's own walls suggest (`castle_pose`), and say so. Where that makes no sense of a castle, the
         same from the tilt the castle's straight edges suggest (`tilt_from_edges`): a view tilted 20° read
         from straight above can read too little of the castle for its walls to give the tilt."""
-        missing = PhotoReading(None, None, notes=["the reference card is not in the photo"], timings_ms=timings)
+        missing = PhotoReading(None, None, notes=["the reference card was not found in the photo"], timings_ms=timings)
         scale, factors, by_spacing = _castle_scale(image, self.profile, focal_35mm)
         if scale is None:
             return missing
@@ -101,8 +101,11 @@ class CardlessReader:
         if not made_sense_of(reading, self.dims):
             # A castle seen but not made sense of (its tilt or scale misjudged, or lost when looked at
             # again): its pieces would be guesses, so none are reported.
-            missing.notes[0] = ("the reference card is not in the photo, and without it the castle could not be "
-                                "read reliably: lay the card flat beside the castle and take the photo again")
+            # "Not found", not "not there": a card cut to a strip by the frame's edge, or too small to read, is seen
+            # by the player (fresh 15800-021 and -027: a few of its squares in the photo's top edge).
+            missing.notes[0] = ("the reference card was not found in the photo, and without it the castle could not "
+                                "be read reliably: lay the card flat beside the castle, whole in the frame, and take "
+                                "the photo again")
             return missing
         self.stages.inference.keeps_the_rules_need(reading)
         if reading.card.focal_source == "castle":
