@@ -38,7 +38,12 @@ CLIPPED = 248.0
 # channel's top level in the photo and its paper/ink ratio falls this share short of another channel's:
 # paper and ink are both neutral, so their ratio is the same in every unclipped channel.
 NEAR_TOP_SHARE, RATIO_SHORTFALL = 0.95, 0.12
-TOP_PATCH_PX = 4  # the photo's top levels are read over patches this size (`_top_levels`)
+# JPEG's ringing lifts single pixels a tenth above a clip, hiding a clip below 255 from the photo's top level (sample
+# 058 darkened to 0.6: red clipped at 153 on the paper, 169 at the brightest pixel). Over patches of TOP_PATCH_PX the
+# ringing is averaged out (154 there), but the paper, a photo's brightest thing, is near that top whether clipped or
+# not: a channel near it only is taken as clipped where its ratio falls further short (PATCH_RATIO_SHORTFALL; 058:
+# 27 %; sample 056 at JPEG q25, unclipped, its green ink lifted by the blocks: 14 %).
+TOP_PATCH_PX, PATCH_RATIO_SHORTFALL = 4, 0.2
 # Ink this dark in a channel gives no usable colour of the light: a level or two of noise or
 # JPEG is 5–10 % of it (on the samples, the ink's channel ratios match the paper's within 3 % median,
 # 8 % at the 90th percentile; in seed 3434's photo-013, at 13–17 levels, they were 24 % off).
@@ -443,15 +448,13 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     return unclipped, black
 
 
-def _top_levels(image: np.ndarray) -> np.ndarray:
-    """The photo's highest level in each channel over patches TOP_PATCH_PX square (OpenCV's per-channel
-    maximum: numpy's strided one takes 150 ms at 12 MP). A clipped patch of paper stays at its clip there,
-    while JPEG's ringing, which overshoots it by up to a tenth at single pixels, is averaged out (sample 058
-    darkened to 0.6: red clipped at 153 on the paper, 169 at the photo's brightest pixel, 154 over patches)."""
-    h, w = image.shape[:2]
-    size = (max(1, w // TOP_PATCH_PX), max(1, h // TOP_PATCH_PX))
-    patches = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    channels = cv2.split(patches) if patches.ndim == 3 else [patches]
+def _top_levels(image: np.ndarray, patch_px: int = 1) -> np.ndarray:
+    """The photo's highest level in each channel, over patches `patch_px` square (OpenCV's per-channel
+    maximum: numpy's strided one takes 150 ms at 12 MP)."""
+    if patch_px > 1:
+        h, w = image.shape[:2]
+        image = cv2.resize(image, (max(1, w // patch_px), max(1, h // patch_px)), interpolation=cv2.INTER_AREA)
+    channels = cv2.split(image) if image.ndim == 3 else [image]
     return np.array([cv2.minMaxLoc(channel)[1] for channel in channels], np.float64)
 
 
@@ -464,7 +467,10 @@ def _clipped_channels(white: np.ndarray, black: np.ndarray, image: np.ndarray) -
     at_clip = white >= CLIPPED
     if not short.any():
         return at_clip
-    return at_clip | (short & (white >= NEAR_TOP_SHARE * _top_levels(image)))
+    far_short = ratios < (1.0 - PATCH_RATIO_SHORTFALL) * ratios.max()
+    near_top = white >= NEAR_TOP_SHARE * _top_levels(image)
+    near_patch_top = far_short.any() & (white >= NEAR_TOP_SHARE * _top_levels(image, TOP_PATCH_PX))
+    return at_clip | (short & near_top) | (far_short & near_patch_top)
 
 
 def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:
