@@ -443,7 +443,7 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     clipped = _clipped_channels(white, black, image)
     unclipped = _unclip_white(white, black, clipped)
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
-        light = _edge_colour(image, pose, white, black, clipped)
+        light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
     return unclipped, black
 
@@ -501,8 +501,7 @@ def _ink_ratios_agree(white: np.ndarray, black: np.ndarray, clipped: np.ndarray)
     return float(ratios.max() / ratios.min()) <= 1 + INK_RATIO_AGREEMENT
 
 
-def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: np.ndarray,
-                 clipped: np.ndarray) -> np.ndarray | None:
+def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: np.ndarray) -> np.ndarray | None:
     """The light's colour (per channel, summing to 1, above the ink) from the card's ink edges, or None if
     too few are seen: for a card whose paper is clipped and whose ink is too dark to tell (a contrasty
     phone photo). Where ink meets paper the photo blends the two; both are neutral, so a blend has the
@@ -510,8 +509,7 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     and paper both within EDGE_REACH_PX count: a hand or a piece over the card is not a blend. (Used only
     then: the scene generator clips before it blurs, unlike a lens, so next to clipped paper its blends
     lose some of the light's colour, and the ink's ratios, where they can be read, did better on its
-    samples: 45 photos scored right against 40.) A blend is taken only clear of each `clipped` channel's clip:
-    the paper's level there, which may be well under 255 (a photo darkened after it clipped)."""
+    samples: 45 photos scored right against 40.)"""
     width, height = BOARD_MM
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]])
     outline = np.vstack([np.linspace(corners[i], corners[(i + 1) % 4], 12) for i in range(4)])
@@ -530,9 +528,8 @@ def _edge_colour(image: np.ndarray, pose: CameraPose, white: np.ndarray, black: 
     near_ink = cv2.erode(level, kernel) < np.max(black) + EDGE_SHARE * span
     near_paper = cv2.dilate(level, kernel) > np.max(white) - EDGE_SHARE * span
     above_ink = patch - black.astype(np.float32)
-    clip_levels = np.where(clipped, np.minimum(white, CLIPPED), CLIPPED).astype(np.float32)
     blend = ((inside > 0) & near_ink & near_paper & (above_ink.min(axis=2) > MIN_BLEND_MARGIN)
-             & np.all(patch < clip_levels - MIN_BLEND_MARGIN, axis=2))
+             & (level < CLIPPED - MIN_BLEND_MARGIN))
     if np.count_nonzero(blend) < MIN_BLEND_PIXELS:
         return None
     blends = above_ink[blend]
