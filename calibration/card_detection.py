@@ -440,8 +440,7 @@ def _card_levels(image: np.ndarray, pose: CameraPose) -> tuple[np.ndarray, np.nd
     blacks = [((c + 0.5) * SQUARE_MM, (r + 0.5) * SQUARE_MM)
               for r in range(rows) for c in range(cols) if (r + c) % 2 == 0]
     white, black = _median_colour(image, pose, whites), _median_colour(image, pose, blacks)
-    clipped = _clipped_channels(white, black, image)
-    unclipped = _unclip_white(white, black, clipped)
+    unclipped = _unclip_white(white, black, _clipped_channels(white, black, image))
     if unclipped is None:  # the ink tells nothing of the light: the ink's edges may
         light = _edge_colour(image, pose, white, black)
         unclipped = white if light is None else black + light * float(np.max((white - black) / light))
@@ -467,10 +466,11 @@ def _clipped_channels(white: np.ndarray, black: np.ndarray, image: np.ndarray) -
     at_clip = white >= CLIPPED
     if not short.any():
         return at_clip
+    clipped = at_clip | (short & (white >= NEAR_TOP_SHARE * _top_levels(image)))
     far_short = ratios < (1.0 - PATCH_RATIO_SHORTFALL) * ratios.max()
-    near_top = white >= NEAR_TOP_SHARE * _top_levels(image)
-    near_patch_top = far_short.any() & (white >= NEAR_TOP_SHARE * _top_levels(image, TOP_PATCH_PX))
-    return at_clip | (short & near_top) | (far_short & near_patch_top)
+    if far_short.any():  # the photo is resized for its patch tops only then
+        clipped |= far_short & (white >= NEAR_TOP_SHARE * _top_levels(image, TOP_PATCH_PX))
+    return clipped
 
 
 def _unclip_white(white: np.ndarray, black: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:
