@@ -689,3 +689,24 @@ def test_a_tower_where_an_open_wall_read_on_once_the_look_is_kept_ends_is_read()
     assert any(math.dist(t.position, (510, 529)) < 12 for t in reading.board.towers)
     assert any("read on once the look was kept" in n for n in reading.notes)
     assert counts["tower"]["fp"] == 0 and counts["tower"]["fn"] <= 2
+
+
+def test_two_long_walls_crossing_behind_a_double_keep_are_four_short_walls_meeting_at_its_tower():
+    """Fresh 16200-008 (wood, 37°): a red double keep hides a tower and the middles of the two runs crossing there,
+    each read as a long wall over the box's count. The grey missing behind the keep is no gap between two open walls
+    (both were read so before), and the tower inferred behind the keep splits both runs, not one (the other was left
+    long, a hidden wall inferred along its half)."""
+    counts, reading = _read_against_truth(HERE / "data" / "two-long-walls-crossing-behind-a-double-keep.jpg")
+    assert counts["tower"]["fn"] == 0 and counts["short"]["fn"] == 0
+    assert counts["long"]["fp"] == 0
+    assert any("hidden behind a keep in the middle of a long wall's run" in note for note in reading.notes)
+
+
+def test_four_card_corners_at_the_frames_edge_let_the_castle_refine_the_lens():
+    """Fresh 15900-000 (10°): only four of the card's corners are in the frame, and its focal length is the
+    default's, 28 % short. The castle's 88 wall spans refine the lens (before, the fit wanted six corners), and
+    every tower is placed within reach of its truth (before: 8 of 64, the castle placed off as a whole)."""
+    counts, reading = _read_against_truth(HERE / "data" / "four-card-corners-at-the-frames-edge.jpg")
+    assert len(reading.card.table_points) == 4
+    assert reading.card.focal_source == "castle"
+    assert counts["tower"] == {"tp": 64, "fp": 0, "fn": 0}

@@ -10,6 +10,7 @@ notes and listed to check.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -51,7 +52,8 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
     while long_walls_over_the_box(reading.towers, reading.walls, reading.keep_colours) > 0:
         gaps = [(middle_gap_mm(reading.wall_solid, reading.region, reading.towers[w.start].position,
                                reading.towers[w.end].position, dims), i)
-                for i, w in enumerate(reading.walls) if w.kind == "long" and w.end is not None and not w.inferred]
+                for i, w in enumerate(reading.walls)
+                if w.kind == "long" and w.end is not None and not w.inferred and not w.middle_hidden]
         gap, index = max(gaps, default=(0.0, -1))
         if gap < MIN_MIDDLE_GAP_MM:
             return
@@ -97,12 +99,14 @@ def _long_walls_over_the_box_split_at_towers(reading: PhotoReading, profile: Pie
 
 @dataclass(frozen=True)
 class RunSplitBehindKeep:
-    """A reading's towers and walls with a long wall split at its middle by a tower inferred behind a keep, and the
-    walls hidden behind keeps that then join that tower (`walls_behind_keeps`)."""
+    """A reading's towers and walls with a long wall split at its middle by a tower behind a keep, the walls hidden
+    behind keeps that then join that tower (`walls_behind_keeps`), and that tower's index (inferred, or one already
+    there)."""
 
     towers: list[TowerReading]
     walls: list[WallReading]
     hidden: list[WallReading]
+    tower: int
 
 
 def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: PieceProfile) -> None:
@@ -120,30 +124,58 @@ def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: 
                   if wall.kind == "long" and wall.middle_hidden and wall.end is not None and not wall.inferred
                   and (split := _split_behind_keep(reading, index, dims)) is not None]
         splits.sort(key=lambda s: -len(s.hidden))
-        if not splits or (len(splits) > 1 and len(splits[1].hidden) == len(splits[0].hidden)):
+        if not splits or any(len(other.hidden) == len(splits[0].hidden) and not _same_tower(other, splits[0])
+                             for other in splits[1:]):
             return  # none, or no telling which (each stays listed to check)
         split = splits[0]
+        how = "inferred" if split.tower == len(reading.towers) else "joined"
         if not put_if_no_worse(reading, dims, split.towers, split.walls + split.hidden):
             return
-        middle = split.towers[-1]
+        middle = split.towers[split.tower]
         reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "
-                             f"long wall's run, was inferred: the boxes hold one long wall fewer than read, and the "
-                             f"run is two short walls and it — check it")
+                             f"long wall's run, was {how}: "
+                             f"the boxes hold one long wall fewer than read, and the run is two short walls and it — "
+                             f"check it")
         reading.notes.extend(hidden_wall_note(w, reading, "it joins that tower a span away") for w in split.hidden)
         reading.board = board_of(reading)
 
 
 def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions) -> RunSplitBehindKeep | None:
-    """Long wall `index` split at its middle by a tower inferred behind a keep, with the walls then hidden behind
-    keeps from that tower; None where the boxes hold too few short walls for them."""
-    wall, joined = reading.walls[index], len(reading.towers)
-    a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
-    middle = (a + b) / 2
-    towers = reading.towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True)]
-    walls = [w for i, w in enumerate(reading.walls) if i != index] + split_at(wall, joined)
+    """Long wall `index` split at its middle by a tower inferred behind a keep (or one already there), with the walls
+    then hidden behind keeps from that tower; None where the boxes hold too few short walls for them. A long wall
+    crossing it there is split at that tower too: two long walls crossing behind one keep are four short walls
+    meeting at the tower it hides (fresh 16200-008: the second left whole, a hidden wall was inferred along its
+    half)."""
+    middle = _middle(reading, reading.walls[index])
+    joined = _tower_at(reading.towers, middle, dims.tower_radius)
+    towers = reading.towers
+    if joined is None:
+        joined = len(towers)
+        towers = towers + [TowerReading(float(middle[0]), float(middle[1]), dims.tower_radius, inferred=True)]
+    crossing = [i for i, w in enumerate(reading.walls) if i == index or (
+        w.kind == "long" and w.end is not None and np.hypot(*(_middle(reading, w) - middle)) < dims.tower_radius)]
+    walls = [w for i, w in enumerate(reading.walls) if i not in crossing]
+    walls += [half for i in crossing for half in split_at(reading.walls[i], joined)]
     split = replace(reading, towers=towers, walls=walls)
     hidden = [w for w in walls_hidden(split, reading.wall_solid, reading.region, reading.planes, dims)
               if joined in (w.start, w.end)]
     if short_walls_over_the_box(towers, walls + hidden, reading.keep_colours) > 0:
         return None
-    return RunSplitBehindKeep(towers, walls, hidden)
+    return RunSplitBehindKeep(towers, walls, hidden, joined)
+
+
+def _same_tower(one: RunSplitBehindKeep, other: RunSplitBehindKeep) -> bool:
+    """Whether two splits put their middle tower in one place (two long walls crossing there, split alike)."""
+    a, b = one.towers[one.tower], other.towers[other.tower]
+    return math.hypot(a.x - b.x, a.y - b.y) < a.radius_mm
+
+
+def _middle(reading: PhotoReading, wall: WallReading) -> np.ndarray:
+    """The table point (mm) halfway between a joined wall's two towers."""
+    return (np.asarray(reading.towers[wall.start].position, float) + reading.towers[wall.end].position) / 2
+
+
+def _tower_at(towers: list[TowerReading], point: np.ndarray, radius: float) -> int | None:
+    """The index of the tower standing within `radius` of `point`, if any."""
+    near = [i for i, t in enumerate(towers) if np.hypot(t.x - point[0], t.y - point[1]) < radius]
+    return near[0] if near else None

@@ -60,7 +60,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     camera): the lens is kept as it is and only the pose is fitted — a small card's pose is as loose
     far from it whatever the lens."""
     spans = CastleSpans.of(card.pose, towers, walls, profile)
-    if len(spans) < MIN_SPANS or len(card.table_points) < 6:
+    if len(spans) < MIN_SPANS or len(card.table_points) < 4:
         return None
     fit = _CastleFit(card, spans)
     start = fit.initial()
