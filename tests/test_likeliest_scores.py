@@ -84,3 +84,10 @@ def test_certain_calls_and_keeps_not_weighed_together_are_left_as_read():
                                                                        None)])
     doubles_for_the_likeliest_scores(unweighed, DIMS)
     assert _red(unweighed) == 20
+
+
+def test_a_tie_between_scores_keeps_the_call_as_read():
+    # No double at 0.5 (red 14), A or B at 0.25 each (red 18, 0.5 together): as read.
+    reading = _reading([_keep("A", 0.25), _keep("B", 0.25), _keep("C", 0.0)])
+    doubles_for_the_likeliest_scores(reading, DIMS)
+    assert _red(reading) == 14 and not reading.notes

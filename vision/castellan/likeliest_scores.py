@@ -38,7 +38,7 @@ def doubles_for_the_likeliest_scores(reading: PhotoReading, dims: PieceDimension
             by_score[scores[h]] = by_score.get(scores[h], 0.0) + chance
         called = next((i for i in members if reading.keeps[i].double), NO_DOUBLE)
         likeliest = max(by_score, key=by_score.get)
-        if scores[called] == likeliest:
+        if by_score[scores[called]] >= by_score[likeliest]:  # a tie keeps the call as read
             continue
         chosen = max((h for h in chances if scores[h] == likeliest), key=chances.get)
         reading.keeps = _called(reading.keeps, members, chosen)
