@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tablesight.calibration.pieces import PieceDimensions
-from tablesight.scoring.castellan.board import Board
-from tablesight.scoring.castellan.report import score_board
+from tablesight.scoring.castellan.board import Board, Keep
+from tablesight.scoring.castellan.report import Courtyard, score_board
 from tablesight.vision.castellan.double_keeps import placed_as_double, placed_as_single
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.reading import PhotoReading, board_of
@@ -27,12 +27,16 @@ def doubles_for_the_likeliest_scores(reading: PhotoReading, dims: PieceDimension
     docstring), the board made again and the change named in the notes."""
     if reading.board is None or len(reading.board.keeps) != len(reading.keeps):
         return
-    for colour in sorted({k.color for k in reading.keeps}):
+    in_doubt = [c for c in sorted({k.color for k in reading.keeps})
+                if _weighed_in_doubt([k for k in reading.keeps if k.color == c])]
+    if not in_doubt:
+        return
+    courtyards = score_board(reading.board, dims).courtyards  # where each keep stands: doubles do not move them
+    called_anew = False
+    for colour in in_doubt:
         members = [i for i, k in enumerate(reading.keeps) if k.color == colour]
-        if not _weighed_in_doubt([reading.keeps[i] for i in members]):
-            continue
         chances = _hypotheses(reading.keeps, members)
-        scores = {h: _colour_score(reading.board, h, members, colour, dims) for h in chances}
+        scores = {h: _colour_score(courtyards, reading.board, h, members, colour) for h in chances}
         by_score: dict[int, float] = {}
         for h, chance in chances.items():
             by_score[scores[h]] = by_score.get(scores[h], 0.0) + chance
@@ -41,10 +45,11 @@ def doubles_for_the_likeliest_scores(reading: PhotoReading, dims: PieceDimension
         if by_score[scores[called]] >= by_score[likeliest]:  # a tie keeps the call as read
             continue
         chosen = max((h for h in chances if scores[h] == likeliest), key=chances.get)
-        reading.keeps = _called(reading.keeps, members, chosen)
+        reading.keeps, called_anew = _called(reading.keeps, members, chosen), True
         reading.notes.append(f"the {colour} keeps' single or double calls in doubt give {colour} {likeliest} at "
                              f"{by_score[likeliest]:.0%}, against {scores[called]} at {by_score[scores[called]]:.0%} "
                              f"for the likeliest call alone: called so — check them")
+    if called_anew:
         reading.board = board_of(reading)
 
 
@@ -61,10 +66,18 @@ def _hypotheses(keeps: list[KeepReading], members: list[int]) -> dict[int, float
     return chances
 
 
-def _colour_score(board: Board, double: int, members: list[int], colour: str, dims: PieceDimensions) -> int:
-    """The colour's score on `board` with keep `double` of `members` its double (NO_DOUBLE: none)."""
-    keeps = tuple(replace(k, double=(i == double)) if i in members else k for i, k in enumerate(board.keeps))
-    return score_board(replace(board, keeps=keeps), dims).scores.get(colour, 0)
+def _colour_score(courtyards: tuple[Courtyard, ...], board: Board, double: int, members: list[int],
+                  colour: str) -> int:
+    """The colour's score on `board` (scored into `courtyards`) with keep `double` of `members` its double
+    (NO_DOUBLE: none): each courtyard it owns counts its towers, twice where one of its keeps is double."""
+    index = {id(k): i for i, k in enumerate(board.keeps)}
+
+    def doubled(keep: Keep) -> bool:
+        i = index[id(keep)]
+        return i == double if i in members else keep.double
+
+    return sum(len(yard.tower_ids) * (2 if any(doubled(k) for k in yard.keeps) else 1)
+               for yard in courtyards if yard.owner == colour)
 
 
 def _called(keeps: list[KeepReading], members: list[int], double: int) -> list[KeepReading]:
