@@ -1,5 +1,8 @@
 """Single or double calls in doubt made for a colour's likeliest score (`likeliest_scores`)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.scoring.castellan.report import score_board
@@ -91,3 +94,19 @@ def test_a_tie_between_scores_keeps_the_call_as_read():
     reading = _reading([_keep("A", 0.25), _keep("B", 0.25), _keep("C", 0.0)])
     doubles_for_the_likeliest_scores(reading, DIMS)
     assert _red(reading) == 14 and not reading.notes
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4).filter(lambda w: sum(w) > 0.01))
+def test_the_call_made_gives_the_likeliest_score_and_one_double_at_most(weights):
+    none, *yards = (w / sum(weights) for w in weights)
+    likeliest = max(range(3), key=lambda i: yards[i])
+    called = likeliest if yards[likeliest] > none else None
+    keeps = [_keep(y, chance, double=i == called) for i, (y, chance) in enumerate(zip("ABC", yards, strict=True))]
+    reading = _reading(keeps)
+    doubles_for_the_likeliest_scores(reading, DIMS)
+    by_score = {14: none}  # red's score by hypothesis: none 14, A or B 18, C 20
+    for score, chance in zip((18, 18, 20), yards, strict=True):
+        by_score[score] = by_score.get(score, 0.0) + chance
+    assert len(_board_double(reading)) <= 1
+    assert by_score[_red(reading)] >= max(by_score.values()) - 1e-9
