@@ -127,19 +127,15 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
         total = sum(weights.values()) + (len(members) - len(measured)) * math.exp(log_prior_each - top)
         best = max(scores, key=scores.get)
         short = _measured_short([keeps[i] for i in members])
-        unmeasured_chance = math.exp(log_prior_each - top) / total
-        for i in members:
-            if i not in measured:
-                decided[i] = replace(keeps[i], double_chance=unmeasured_chance)
-                continue
+        for i in measured:
             p_double = weights[i] / total
             on_table_colour = keeps[i].color in tables_colours or keeps[i].on_its_colour
             odds = TABLE_COLOUR_CERTAIN_ODDS if on_table_colour else CERTAIN_ODDS
             certain = (not 1 / (1 + odds) <= p_double <= odds / (1 + odds) and _leans_agree(keeps[i], spread)
                        and not short)
-            decided[i] = replace(keeps[i], double=i == best, double_certain=certain, double_chance=p_double)
+            decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
         if best is not None:
-            decided[best] = placed_as_double(decided[best])
+            decided[best] = _placed_as_double(decided[best])
     return decided
 
 
@@ -221,7 +217,7 @@ def _shrunk_centre(same: list[float], other: list[float], within: float,
     return weighted / precision, 1 / precision
 
 
-def placed_as_double(keep: KeepReading) -> KeepReading:
+def _placed_as_double(keep: KeepReading) -> KeepReading:
     """A keep read double, moved back towards the camera by half the single–double gap in its lean: it is
     found where its colour carves on planes through a single keep's body, and a double's colour reaches
     that much farther along its lean there (its base's near edge stays put), so its carved centre
@@ -230,14 +226,6 @@ def placed_as_double(keep: KeepReading) -> KeepReading:
         return keep
     shift = keep.lean_span_mm / 2
     return replace(keep, x=keep.x - shift * keep.lean_direction[0], y=keep.y - shift * keep.lean_direction[1])
-
-
-def placed_as_single(keep: KeepReading) -> KeepReading:
-    """A keep placed as a double (`placed_as_double`) placed back where a single's colour is carved."""
-    if keep.lean_direction is None or keep.from_base:
-        return keep
-    shift = keep.lean_span_mm / 2
-    return replace(keep, x=keep.x + shift * keep.lean_direction[0], y=keep.y + shift * keep.lean_direction[1])
 
 
 def _lean_noise(keep: KeepReading) -> float:

@@ -118,11 +118,8 @@ class KeepReading:
     lean_at_least: float | None = None
     # Placed from its base (or, behind another keep, from a single's top), not at the centre of its colour carved on
     # the body planes, which a double's top draws out along its lean: not moved back towards the camera as a double
-    # (`double_keeps.placed_as_double`).
+    # (`double_keeps._placed_as_double`).
     from_base: bool = False
-    # The chance that this keep is its colour's double keep (C8), as `double_keeps.decide_doubles` weighed its colour's
-    # keeps (None: not weighed so); what the rest of its colour's chances leave is the chance of no double.
-    double_chance: float | None = None
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,6 @@ from tablesight.vision.castellan.keeps import (
     without_overlaps,
 )
 from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
-from tablesight.vision.castellan.likeliest_scores import doubles_for_the_likeliest_scores
 from tablesight.vision.castellan.looks import (
     LOOKS,
     MAX_SPECK_TOWERS,
@@ -164,7 +163,6 @@ class CastellanReader:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
         if reading.card is None or reading.card.seen:  # a reading without the card was rebuilt as it was judged
             self.rebuild(reading)
-        doubles_for_the_likeliest_scores(reading, self.profile.dimensions)
         if reading.view is not None and reading.look is not None:
             with timed(reading.timings_ms, "keeps"):
                 reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
