@@ -10,7 +10,6 @@ notes and listed to check.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -133,9 +132,8 @@ def _long_walls_over_the_box_split_behind_keeps(reading: PhotoReading, profile: 
             return
         middle = split.towers[split.tower]
         reading.notes.append(f"a tower at ({middle.x:.0f}, {middle.y:.0f}) mm, hidden behind a keep in the middle of a "
-                             f"long wall's run, was {how}: "
-                             f"the boxes hold one long wall fewer than read, and the run is two short walls and it — "
-                             f"check it")
+                             f"long wall's run, was {how}: the boxes hold one long wall fewer than read, and the "
+                             f"run is two short walls and it — check it")
         reading.notes.extend(hidden_wall_note(w, reading, "it joins that tower a span away") for w in split.hidden)
         reading.board = board_of(reading)
 
@@ -167,7 +165,7 @@ def _split_behind_keep(reading: PhotoReading, index: int, dims: PieceDimensions)
 def _same_tower(one: RunSplitBehindKeep, other: RunSplitBehindKeep) -> bool:
     """Whether two splits put their middle tower in one place (two long walls crossing there, split alike)."""
     a, b = one.towers[one.tower], other.towers[other.tower]
-    return math.hypot(a.x - b.x, a.y - b.y) < a.radius_mm
+    return bool(np.hypot(a.x - b.x, a.y - b.y) < a.radius_mm)
 
 
 def _middle(reading: PhotoReading, wall: WallReading) -> np.ndarray:
