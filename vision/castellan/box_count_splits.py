@@ -56,9 +56,7 @@ def _long_walls_over_the_box(reading: PhotoReading, profile: PieceProfile) -> No
         gap, index = max(gaps, default=(0.0, -1))
         if gap < MIN_MIDDLE_GAP_MM:
             return
-        wall = reading.walls[index]
-        a, b = (np.asarray(reading.towers[i].position, float) for i in (wall.start, wall.end))
-        middle = tuple(float(v) for v in (a + b) / 2)
+        middle = tuple(float(v) for v in _middle(reading, reading.walls[index]))
         split = as_two_open_short_walls(reading.walls, index, middle)
         if not put_if_no_worse(reading, dims, reading.towers, split, strictly_better=True):
             return
