@@ -710,3 +710,27 @@ def test_four_card_corners_at_the_frames_edge_let_the_castle_refine_the_lens():
     assert len(reading.card.table_points) == 4
     assert reading.card.focal_source == "castle"
     assert counts["tower"] == {"tp": 64, "fp": 0, "fn": 0}
+
+
+def test_an_open_long_walls_run_stopping_a_short_span_out_ends_at_a_tower_there():
+    """Fresh 16300-011 (26° tilt, patterned table): the short wall from (-478, -535) ends at a tower at (-514, -589)
+    that the carving lost, its top leaning on past it; the run, 0.76 of a long wall's body, was read as an open long
+    wall. A tower as wide as the castle's is found a short span out, and the wall is the short wall to it."""
+    counts, reading = _read_against_truth(HERE / "data" / "open-long-wall-run-stopping-at-a-tower.jpg")
+    assert any("stops short of a long wall's body" in n for n in reading.notes)
+    assert any(math.dist(t.position, (-514, -589)) < 8 for t in reading.board.towers)
+    assert not any(w.kind == "long" and math.dist(midpoint(*reading.board.wall_endpoints(w)), (-511, -585)) < 15
+                   for w in reading.board.walls)
+    assert counts["tower"]["fn"] == 0 and counts["short"]["fn"] == 0
+
+
+def test_a_tower_a_keep_half_hides_is_not_taken_for_a_long_walls_middle_for_its_thin_footprint():
+    """Fresh 16200-019 (14° tilt, wood, the castle 0.9 m from the card): a green double keep hides part of the tower
+    at (857, -675), carved 16 mm across against the castle's 24 and 7 mm off its run's middle; the thin-tower rules
+    read it as a long wall's middle, and its two courtyards were scored as one. A tower a keep hides in part is
+    carved thin for that alone: it stays a tower, listed to check."""
+    photo = HERE / "data" / "tower-half-behind-a-keep-carved-thin.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert any("a keep in front hides part of it" in n for n in reading.notes)
+    assert counts["tower"]["fn"] == 0 and counts["long"]["fp"] == 0
+    assert score_board(reading.board).scores == score_board(_truth(photo)).scores

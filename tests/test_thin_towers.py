@@ -7,12 +7,14 @@ import pytest
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
 from tablesight.vision.castellan.box_limits import run_joined
 from tablesight.vision.castellan.thin_towers import (
+    HIDDEN_BY_KEEP_SHARE,
     MIN_WIDENING_SHARE,
     NARROW_SHARE,
     OFF_CENTRE_MM,
     OFF_CENTRE_SHARE,
     THIN_SHARE,
     CarvedTowers,
+    hidden_by_a_keep_in_part,
     thin_towers_in_runs,
 )
 from tablesight.vision.castellan.towers import TowerReading, distance_map, widening_over_walls
@@ -133,3 +135,21 @@ def test_the_widening_is_the_towers_radius_over_its_walls_widest_clear_of_the_to
     dist = distance_map(carved.solid, carved.region)
     ends = [np.asarray(towers[0].position, float), np.asarray(towers[2].position, float)]
     assert widening_over_walls(dist, carved.region, DIMS, towers[1], ends) == pytest.approx(RADIUS - 5.0, abs=0.6)
+
+
+def test_a_tower_a_keep_hides_in_part_is_told_from_one_clear_of_keeps():
+    """A keep in front covering a share of the tower's disc: from HIDDEN_BY_KEEP_SHARE on, the tower is hidden in
+    part (its thin footprint says nothing); a keep's cover beside the tower, clear of its disc, hides none of it."""
+    region = Region(-50.0, -50.0, 50.0, 50.0, 2.0)
+    tower = TowerReading(0.0, 0.0, 8.0)
+    w, h = region.size
+    cover = np.zeros((h, w), bool)
+    x, y = region.to_pixels(np.array([0.0, 0.0])).astype(int)
+    r = int(DIMS.tower_radius * region.px_per_mm)
+    cover[:, x + r + 2:] = True  # a keep beside the tower
+    assert not hidden_by_a_keep_in_part(tower, cover, region, DIMS)
+    # A keep over the disc from half its radius out: a segment of 0.2 of it.
+    cover[:, x + int(DIMS.tower_radius / 2 * region.px_per_mm):] = True
+    disc = np.pi * DIMS.tower_radius ** 2
+    assert region.area_within(cover, (0.0, 0.0), DIMS.tower_radius) > HIDDEN_BY_KEEP_SHARE * disc
+    assert hidden_by_a_keep_in_part(tower, cover, region, DIMS)

@@ -67,6 +67,17 @@ class Region:
         values[inside] = image[px[inside, 1], px[inside, 0]]
         return values.reshape(points_mm.shape[:-1])
 
+    def area_within(self, mask: np.ndarray, centre: tuple[float, float], radius_mm: float) -> float:
+        """The mm² of `mask` (bool, over this region) within `radius_mm` of `centre` (mm); only the disc's window is
+        read."""
+        x, y = self.to_pixels(np.array(centre))
+        radius = radius_mm * self.px_per_mm
+        x0, y0 = max(0, int(x - radius)), max(0, int(y - radius))
+        window = mask[y0:max(0, int(y + radius) + 2), x0:max(0, int(x + radius) + 2)]
+        rows, cols = np.ogrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
+        disc = (cols - x) ** 2 + (rows - y) ** 2 <= radius ** 2
+        return float(np.count_nonzero(window & disc)) / self.px_per_mm ** 2
+
     def pixel_to_mm_matrix(self) -> np.ndarray:
         s = 1.0 / self.px_per_mm
         return np.array([[s, 0, self.x0 + 0.5 * s], [0, s, self.y0 + 0.5 * s], [0, 0, 1]])

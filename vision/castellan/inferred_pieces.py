@@ -323,7 +323,7 @@ class PieceInference:
         new = []
         for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers, prominence_share,
                                          wide_as_walls):
-            if filled is not None and _area_within(filled, region, tower.position, dims.tower_radius) \
+            if filled is not None and region.area_within(filled, tower.position, dims.tower_radius) \
                     < MIN_GLINT_IN_TOP_MM2:
                 continue
             ending = tuple(i for i, p in zip(open_walls, points, strict=True)
@@ -418,17 +418,6 @@ class PieceInference:
 def _inferred_keep(color: str, x: float, y: float) -> KeepReading:
     """A single keep read where the castle needs one, by a search that measures neither its height nor its lean."""
     return KeepReading(color, x, y, double=False, double_certain=False, top_height_mm=None, inferred=True)
-
-
-def _area_within(mask: np.ndarray, region: Region, centre: tuple[float, float], radius_mm: float) -> float:
-    """The mm² of `mask` (bool, over `region`) within `radius_mm` of `centre` (mm); only the disc's window is read."""
-    x, y = region.to_pixels(np.array(centre))
-    radius = radius_mm * region.px_per_mm
-    x0, y0 = max(0, int(x - radius)), max(0, int(y - radius))
-    window = mask[y0:max(0, int(y + radius) + 2), x0:max(0, int(x + radius) + 2)]
-    rows, cols = np.ogrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
-    disc = (cols - x) ** 2 + (rows - y) ** 2 <= radius ** 2
-    return float(np.count_nonzero(window & disc)) / region.px_per_mm ** 2
 
 
 def _hiding(hidden: HiddenTower) -> str:

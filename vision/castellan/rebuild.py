@@ -26,7 +26,7 @@ from tablesight.vision.castellan.hidden_walls import (
     without_open_walls_within,
 )
 from tablesight.vision.castellan.looks import WALL_TOP_SHARE
-from tablesight.vision.castellan.open_end_towers import towers_at_late_open_ends
+from tablesight.vision.castellan.open_end_towers import towers_at_late_open_ends, towers_short_of_open_long_walls
 from tablesight.vision.castellan.overlong_runs import read_towers_in_overlong_runs
 from tablesight.vision.castellan.reading import (
     PhotoReading,
@@ -40,6 +40,7 @@ from tablesight.vision.castellan.thin_towers import (
     OFF_CENTRE_MM,
     THIN_SHARE,
     CarvedTowers,
+    hidden_by_a_keep_in_part,
     off_centre_mm,
     thin_towers_in_runs,
 )
@@ -96,6 +97,7 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
         _open_walls_onto_the_card(reading, profile)
         _open_walls_through_towers(reading, profile)
         towers_at_late_open_ends(reading, profile)
+        towers_short_of_open_long_walls(reading, profile)
         read_towers_in_overlong_runs(reading, profile)
         long_walls_split_at_gaps(reading, profile)
         long_walls_split_to_the_box_count(reading, profile)
@@ -269,6 +271,13 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
                            profile)
         if step is not None and stands_above(step):
             standing.add(tower.position)
+            continue
+        if reading.planes is not None and hidden_by_a_keep_in_part(tower, reading.planes.cover.walls, reading.region,
+                                                                   profile.dimensions):
+            standing.add(tower.position)
+            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
+                                 f"line is thinner than the castle's other towers, but a keep in front hides part of "
+                                 f"it: kept as a tower — check it")
             continue
         if not box_holds_another_long_wall(reading.towers, reading.walls, colours):
             # Every long wall the box holds is read elsewhere: this is a tower (fresh 12600-017, one hidden behind a
