@@ -22,9 +22,10 @@ from dataclasses import replace
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
+from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.inferred_pieces import PieceInference
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
-from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE
+from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE, TowerReading
 from tablesight.vision.castellan.walls import WallReading
 
 # A tower found so has its other walls read, which may end open at a tower of their own (a branch of the castle):
@@ -39,8 +40,7 @@ SHORT_RUN_SEEN = 0.85
 def towers_at_late_open_ends(reading: PhotoReading, profile: PieceProfile) -> None:
     """Towers where the kept reading's open walls end, each named in the notes (see the module's docstring); the
     board made again if any is kept."""
-    if reading.board is None or reading.tower_solid is None or reading.wall_solid is None \
-            or reading.planes is None or not pose_known(reading):
+    if not _carved_and_placed(reading):
         return
     dims = profile.dimensions
     broken = rules_broken_now(reading, dims)
@@ -54,23 +54,15 @@ def towers_at_late_open_ends(reading: PhotoReading, profile: PieceProfile) -> No
                                                   reading, prominence_share=MIN_PROMINENCE_SHARE, wide_as_walls=True)
         if len(reading.towers) == before:
             break
-    if len(reading.towers) == len(towers):
-        return
-    if rules_broken_now(reading, dims) > broken:
-        reading.towers, reading.walls = towers, walls
-        return
-    for tower in reading.towers[len(towers):]:
-        reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was read where an open wall read on "
-                             f"once the look was kept ends (walls join towers) — check it")
-    reading.board = board_of(reading)
+    _kept_if_no_worse(reading, dims, towers, walls, broken, "where an open wall read on once the look was kept ends "
+                                                             "(walls join towers)")
 
 
 def towers_short_of_open_long_walls(reading: PhotoReading, profile: PieceProfile) -> None:
     """Each open long wall seen along less than SHORT_RUN_SEEN of its body read as the short wall to a tower a short
     span out, where one is found there as at any open end (`PieceInference.add_towers_at_open_ends`), and kept where
     the board then breaks no more rules; each named in the notes. Those where none is found stay long."""
-    if reading.board is None or reading.tower_solid is None or reading.wall_solid is None \
-            or reading.planes is None or not pose_known(reading):
+    if not _carved_and_placed(reading):
         return
     dims = profile.dimensions
     short = {i: _shortened(reading, wall, dims.centre_spacing("short")) for i, wall in enumerate(reading.walls)
@@ -88,12 +80,27 @@ def towers_short_of_open_long_walls(reading: PhotoReading, profile: PieceProfile
     # Where no tower was found a short span out, the wall stays as it was read.
     reading.walls = [longs.get((wall.start, wall.open_point), wall) if wall.end is None else wall
                      for wall in reading.walls]
-    if len(reading.towers) == len(towers) or rules_broken_now(reading, dims) > broken:
+    _kept_if_no_worse(reading, dims, towers, walls, broken,
+                      "where an open wall's run stops short of a long wall's body: read as the short wall to it")
+
+
+def _carved_and_placed(reading: PhotoReading) -> bool:
+    """Whether a reading has a board, its carved footprints and keep planes, and a known pose to look for towers by."""
+    return (reading.board is not None and reading.tower_solid is not None and reading.wall_solid is not None
+            and reading.planes is not None and pose_known(reading))
+
+
+def _kept_if_no_worse(reading: PhotoReading, dims: PieceDimensions, towers: list[TowerReading],
+                      walls: list[WallReading], broken: int, where: str) -> None:
+    """The towers added to the reading since it held `towers` and `walls` kept, each named in the notes as read
+    `where`, and its board made again, if it breaks no more rules than `broken`; else `towers` and `walls` put back."""
+    if len(reading.towers) == len(towers):
+        return
+    if rules_broken_now(reading, dims) > broken:
         reading.towers, reading.walls = towers, walls
         return
     for tower in reading.towers[len(towers):]:
-        reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was read where an open wall's run stops "
-                             f"short of a long wall's body: read as the short wall to it — check it")
+        reading.notes.append(f"a tower at ({tower.x:.0f}, {tower.y:.0f}) mm was read {where} — check it")
     reading.board = board_of(reading)
 
 
