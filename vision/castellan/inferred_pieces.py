@@ -309,13 +309,13 @@ class PieceInference:
 
     def add_towers_at_open_ends(self, tower_solid: np.ndarray, wall_solid: np.ndarray, region: Region,
                                 planes: KeepPlanes, reading: PhotoReading, filled: np.ndarray | None = None,
-                                prominence_share: float = OPEN_END_PROMINENCE, wide_as_walls: bool = False
-                                ) -> None:
+                                prominence_share: float = OPEN_END_PROMINENCE, wide_as_walls: bool = False,
+                                min_radius_mm: float = 0.0) -> None:
         """Towers where open walls end, found as `towers_at_open_ends` finds them: as wide as a tower, and by default
         standing out less from the walls around them than `find_towers` asks. `filled` (over the region): where the
         tower solid was filled in (`carving.glints_filled`), if it was: then only towers whose top holds
         MIN_GLINT_IN_TOP_MM2 of it. `prominence_share` and `wide_as_walls`: what is asked of a tower's widening and
-        width (see `towers_at_open_ends`)."""
+        width (see `towers_at_open_ends`); `min_radius_mm`: the inscribed radius asked besides."""
         dims = self.profile.dimensions
         open_walls = [i for i, w in enumerate(reading.walls) if w.end is None]
         points = [np.array(reading.walls[i].open_point) for i in open_walls]
@@ -323,8 +323,8 @@ class PieceInference:
         new = []
         for tower in towers_at_open_ends(tower_solid, region, dims, points, reading.towers, prominence_share,
                                          wide_as_walls):
-            if filled is not None and region.area_within(filled, tower.position, dims.tower_radius) \
-                    < MIN_GLINT_IN_TOP_MM2:
+            if tower.radius_mm < min_radius_mm or (filled is not None and region.area_within(
+                    filled, tower.position, dims.tower_radius) < MIN_GLINT_IN_TOP_MM2):
                 continue
             ending = tuple(i for i, p in zip(open_walls, points, strict=True)
                            if np.hypot(*(p - tower.position)) < meet)

@@ -25,7 +25,8 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.inferred_pieces import PieceInference
 from tablesight.vision.castellan.reading import PhotoReading, board_of, pose_known, rules_broken_now
-from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE, TowerReading
+from tablesight.vision.castellan.thin_towers import THIN_SHARE
+from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE, TowerReading, median_seen_radius
 from tablesight.vision.castellan.walls import WallReading
 
 # A tower found so has its other walls read, which may end open at a tower of their own (a branch of the castle):
@@ -34,6 +35,9 @@ MAX_ROUNDS = 3
 # An open long wall seen along less of its body than this may be a short wall and the tower it ends in (their run
 # stops a tower's width and lean past the short span: fresh 16300-003 and -011, 0.74 and 0.76 of a long wall's body,
 # a tower unread at the short span each; open long walls read right measure 0.9-1.0 but for a few at 0.70-0.81).
+# The tower is asked to be as wide as the photo's own (`thin_towers.THIN_SHARE` of their median radius): a long wall's
+# end fattened by its shadow on a checked cloth (fresh 14900-022) or walls fattened on a grey table at 37° (sample
+# 062) carve a tower's width as `find_towers` asks it anywhere, 6.6-7.0 mm, where 16300-011's tower carves 10.3 mm.
 SHORT_RUN_SEEN = 0.85
 
 
@@ -75,12 +79,11 @@ def towers_short_of_open_long_walls(reading: PhotoReading, profile: PieceProfile
     longs = {(wall.start, short[i].open_point): wall for i, wall in enumerate(walls) if i in short}
     reading.walls = [short.get(i, wall) for i, wall in enumerate(walls)]
     inference = PieceInference(profile)
-    # In the footprint carved at the towers' tops, as wide as a tower anywhere, but standing out from its wall by
-    # nothing: its top's lean along the wall hides the widening `find_towers` asks. Not as wide as the photo's walls
-    # allow, nor in the footprint carved at the walls' height: a grey castle on a grey table at 37° (sample 062)
-    # carves fattened walls that pass either there.
+    # In the footprint carved at the towers' tops, as wide as the photo's towers, but standing out from its wall by
+    # nothing: its top's lean along the wall hides the widening `find_towers` asks.
     inference.add_towers_at_open_ends(reading.tower_solid, reading.wall_solid, reading.region, reading.planes, reading,
-                                      prominence_share=0.0)
+                                      prominence_share=0.0,
+                                      min_radius_mm=THIN_SHARE * median_seen_radius(reading.towers))
     # Where no tower was found a short span out, the wall stays as it was read.
     reading.walls = [longs.get((wall.start, wall.open_point), wall) if wall.end is None else wall
                      for wall in reading.walls]
