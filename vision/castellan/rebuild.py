@@ -272,13 +272,6 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
         if step is not None and stands_above(step):
             standing.add(tower.position)
             continue
-        if reading.planes is not None and hidden_by_a_keep_in_part(tower, reading.planes.cover.walls, reading.region,
-                                                                   profile.dimensions):
-            standing.add(tower.position)
-            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
-                                 f"line is thinner than the castle's other towers, but a keep in front hides part of "
-                                 f"it: kept as a tower — check it")
-            continue
         if not box_holds_another_long_wall(reading.towers, reading.walls, colours):
             # Every long wall the box holds is read elsewhere: this is a tower (fresh 12600-017, one hidden behind a
             # green double keep, its footprint 19 mm across against the castle's 28). It stays listed in doubt.
@@ -286,6 +279,14 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
             reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
                                  f"line is thinner than the castle's other towers, but every long wall the box "
                                  f"holds is read elsewhere: kept as a tower — check it")
+            continue
+        # After the box, which says for sure: the keep only says why the tower may carve thin.
+        if reading.planes is not None and hidden_by_a_keep_in_part(tower, reading.planes.cover.walls, reading.region,
+                                                                   profile.dimensions):
+            standing.add(tower.position)
+            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
+                                 f"line is thinner than the castle's other towers, but a keep in front hides part of "
+                                 f"it: kept as a tower — check it")
             continue
         off = off_centre_mm(reading.towers, reading.walls, i, pair)
         reading.towers, reading.walls = run_joined(reading.towers, reading.walls, i, pair)
