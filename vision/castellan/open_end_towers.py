@@ -64,9 +64,9 @@ def towers_at_late_open_ends(reading: PhotoReading, profile: PieceProfile) -> No
 
 def towers_short_of_open_long_walls(reading: PhotoReading, profile: PieceProfile) -> None:
     """Each open long wall seen along less than SHORT_RUN_SEEN of its body read as the short wall to a tower a short
-    span out, where a tower top as wide as `find_towers` asks anywhere is found there
-    (`PieceInference.add_towers_at_open_ends`): kept where the board then breaks no more rules, each named in the
-    notes. Those where none is found stay long."""
+    span out, where a tower top as wide as the photo's towers is found there (`PieceInference.add_towers_at_open_ends`,
+    which looks at the reading's other open ends too, as widely): kept where the board then breaks no more rules, each
+    named in the notes. Those where none is found stay long."""
     if not _carved_and_placed(reading):
         return
     dims = profile.dimensions
