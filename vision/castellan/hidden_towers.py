@@ -189,7 +189,7 @@ def _seen_whole(seen: list[TowerReading]) -> list[TowerReading]:
 def _extra_reach(keep: KeepReading) -> float:
     """How much farther than a single keep a double one hides a tower: its top leans farther away from the
     camera by the gap between a single's and a double's lean, and its centre is placed where it stands,
-    not where its colour carves (`keeps._placed_as_double`, half that gap nearer the camera)."""
+    not where its colour carves (`double_keeps._placed_as_double`, half that gap nearer the camera)."""
     return keep.lean_span_mm / 2 if keep.double else 0.0
 
 

@@ -45,7 +45,7 @@ from tablesight.vision.castellan.thin_towers import (
     thin_towers_in_runs,
 )
 from tablesight.vision.castellan.timing import timed
-from tablesight.vision.castellan.towers import median_seen_radius
+from tablesight.vision.castellan.towers import TowerReading, median_seen_radius
 from tablesight.vision.castellan.towers_in_long_walls import height_step, stands_above
 from tablesight.vision.castellan.wall_gaps import long_walls_split_at_gaps
 from tablesight.vision.castellan.wall_steps import walls_seen_by_their_step
@@ -256,8 +256,7 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
     hidden, median = keep_coloured(reading.classes), median_seen_radius(reading.towers)
     carved = None if reading.tower_solid is None else \
         CarvedTowers(reading.tower_solid, reading.region, profile.dimensions)
-    standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls or the box says so
-    colours = reading.keep_colours
+    standing: set[tuple[float, float]] = set()  # thin, but their tops stand above the walls, or kept for a reason
     while True:
         candidates = [c for c in thin_towers_in_runs(reading.towers, reading.walls, carved)
                       if reading.towers[c[0]].position not in standing]
@@ -272,21 +271,12 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
         if step is not None and stands_above(step):
             standing.add(tower.position)
             continue
-        if not box_holds_another_long_wall(reading.towers, reading.walls, colours):
-            # Every long wall the box holds is read elsewhere: this is a tower (fresh 12600-017, one hidden behind a
-            # green double keep, its footprint 19 mm across against the castle's 28). It stays listed in doubt.
+        kept_for = _why_a_thin_tower_stands(reading, tower, profile.dimensions)
+        if kept_for is not None:
             standing.add(tower.position)
             reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
-                                 f"line is thinner than the castle's other towers, but every long wall the box "
-                                 f"holds is read elsewhere: kept as a tower — check it")
-            continue
-        # After the box, which says for sure: the keep only says why the tower may carve thin.
-        if reading.planes is not None and hidden_by_a_keep_in_part(tower, reading.planes.cover.walls, reading.region,
-                                                                   profile.dimensions):
-            standing.add(tower.position)
-            reading.notes.append(f"the tower read at ({tower.x:.0f}, {tower.y:.0f}) mm between two short walls in "
-                                 f"line is thinner than the castle's other towers, but a keep in front hides part of "
-                                 f"it: kept as a tower — check it")
+                                 f"line is thinner than the castle's other towers, but {kept_for}: kept as a tower — "
+                                 f"check it")
             continue
         off = off_centre_mm(reading.towers, reading.walls, i, pair)
         reading.towers, reading.walls = run_joined(reading.towers, reading.walls, i, pair)
@@ -298,6 +288,19 @@ def _thin_towers_as_long_walls(reading: PhotoReading, profile: PieceProfile) -> 
                              f"{2 * tower.radius_mm:.0f} mm across, theirs {2 * median:.0f}){off_middle} and shows "
                              f"no top above the walls: read as the middle of one long wall — check it")
         reading.board = board_of(reading)
+
+
+def _why_a_thin_tower_stands(reading: PhotoReading, tower: TowerReading, dims: PieceDimensions) -> str | None:
+    """Why a thin tower showing no top above its walls is still a tower, for the notes, or None: first the box's count
+    (it says for sure), then a keep in front hiding part of it (it only says why the tower carves thin)."""
+    if not box_holds_another_long_wall(reading.towers, reading.walls, reading.keep_colours):
+        # Every long wall the box holds is read elsewhere: this is a tower (fresh 12600-017, one hidden behind a
+        # green double keep, its footprint 19 mm across against the castle's 28). It stays listed in doubt.
+        return "every long wall the box holds is read elsewhere"
+    if reading.planes is not None and hidden_by_a_keep_in_part(tower, reading.planes.cover.walls, reading.region,
+                                                               dims):
+        return "a keep in front hides part of it"
+    return None
 
 
 def _open_walls_across_breaks(reading: PhotoReading, profile: PieceProfile) -> float | None:
