@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from tablesight.scoring.castellan.board import Board, Keep, Tower, Wall
 from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS as DIMS
-from tablesight.vision.castellan.doubts import find_doubts
+from tablesight.vision.castellan.doubts import WITH_HIDDEN_TOWER, find_doubts, still_in_doubt, with_tower_at_open_end
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.reader import PhotoReading
 from tablesight.vision.castellan.towers import TowerReading
@@ -101,8 +101,6 @@ def test_settling_the_doubts_by_eye_takes_each_doubtful_piece_as_it_stands():
 
 
 def test_a_correction_settles_its_piece_and_the_other_doubts_are_scored_again():
-    from tablesight.vision.castellan.doubts import still_in_doubt
-
     keeps = [_keep(SPAN / 2, certain=False), _keep(1.5 * SPAN, certain=False, colour="blue")]
     reading, board = _reading(keeps)
     stored = [d.to_dict() for d in find_doubts(reading, board, DIMS)]
@@ -258,3 +256,25 @@ def _long_wall_through_a_thin_towers_place() -> tuple[PhotoReading, Board]:
                   tuple(Wall(f"w{n + 1}", w.kind, (f"t{w.start + 1}", f"t{w.end + 1}")) for n, w in enumerate(walls)),
                   (Keep("red", SPAN, SPAN / 2),))
     return reading, board
+
+
+def test_an_open_end_a_keep_hides_may_end_in_a_tower_and_stays_in_doubt_after_a_correction_elsewhere():
+    reading, board = _reading([_keep(SPAN / 2), _keep(1.5 * SPAN, colour="blue")])
+    reading.walls.append(WallReading("short", 0, None, (-SPAN, 0.0), 1.0, end_hidden=True))
+    board = replace(board, walls=board.walls + (Wall("w8", "short", ("t1", None), (0.0, 0.0), (-SPAN, 0.0)),))
+    (doubt,) = find_doubts(reading, board, DIMS)
+    assert (doubt.piece, doubt.id, doubt.where, doubt.otherwise) == ("wall", "w8", (-SPAN, 0.0), WITH_HIDDEN_TOWER)
+    assert doubt.changed == {}  # a tower at the end of a wall outside both courtyards
+    corrected = board.without_keep(1)  # the blue keep deleted by hand: the open end is still in doubt
+    (kept,) = still_in_doubt([doubt.to_dict()], corrected, DIMS)
+    assert (kept.id, kept.otherwise) == ("w8", WITH_HIDDEN_TOWER)
+
+
+def test_a_tower_at_an_open_end_closes_every_wall_ending_open_there():
+    towers = (Tower("t1", 0.0, 0.0), Tower("t2", 2 * SPAN, 0.0))
+    walls = (Wall("w1", "short", ("t1", None), (0.0, 0.0), (SPAN, 0.0)),
+             Wall("w2", "short", ("t2", None), (2 * SPAN, 0.0), (SPAN + 1.0, 0.0)))
+    closed = with_tower_at_open_end(Board(towers, walls, ()), (SPAN, 0.0))
+    (middle,) = [t for t in closed.towers if t.id not in ("t1", "t2")]
+    assert middle.position == (SPAN, 0.0)
+    assert [w.ends for w in closed.walls] == [("t1", middle.id), ("t2", middle.id)]

@@ -10,9 +10,11 @@ from tablesight.calibration.card_detection import find_card
 from tablesight.inputs import read_photo
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.checks import midpoint
+from tablesight.scoring.castellan.pieces import NOMINAL_DIMENSIONS
 from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip, vivid_tone_curve
-from tablesight.vision.castellan.evaluate import compare
+from tablesight.vision.castellan.doubts import WITH_HIDDEN_TOWER, find_doubts
+from tablesight.vision.castellan.evaluate import compare, settled
 from tablesight.vision.castellan.reader import CastellanReader
 
 HERE = Path(__file__).resolve().parent
@@ -734,3 +736,17 @@ def test_a_tower_a_keep_half_hides_is_not_taken_for_a_long_walls_middle_for_its_
     assert any("a keep in front hides part of it" in n for n in reading.notes)
     assert counts["tower"]["fn"] == 0 and counts["long"]["fp"] == 0
     assert score_board(reading.board).scores == score_board(_truth(photo)).scores
+
+
+def test_an_open_wall_whose_end_a_double_keep_hides_is_listed_to_check_for_a_tower_there():
+    """Fresh 17100-013 (31° tilt, cloth): a short wall runs into a courtyard to a tower behind a blue double keep;
+    the carving lost the tower, the wall was read open and the courtyard one tower short, and nothing was in doubt
+    ("read cleanly", blue 27 for 29). Nothing tells the tower from a gap there, so nothing is inferred: the open end
+    is listed to check, and with it checked the scores are right."""
+    photo = HERE / "data" / "open-wall-end-behind-a-double-keep.jpg"
+    _, reading = _read_against_truth(photo)
+    doubts = find_doubts(reading, reading.board, NOMINAL_DIMENSIONS)
+    (hidden,) = [d for d in doubts if d.otherwise == WITH_HIDDEN_TOWER]
+    assert math.dist(hidden.where, (165, -639)) < 12
+    assert hidden.changed == {"blue": (27, 29)}
+    assert score_board(settled(reading.board, doubts, _truth(photo))).scores == score_board(_truth(photo)).scores

@@ -3,6 +3,7 @@
 import cv2
 import numpy as np
 
+from tablesight.vision.castellan.courtyard_keeps import MIN_CONTRAST
 from tablesight.vision.castellan.pattern_breaks import pattern_breaks, table_periods
 
 PITCH = 40  # px, at 1 px/mm: a grid of thin lines 40 mm apart
@@ -58,3 +59,34 @@ def test_a_check_of_squares_wider_than_a_keep_under_a_lamp_has_its_period_to_a_m
     for period in periods:
         length = float(np.hypot(*period))
         assert min(abs(length - 150), abs(length - 75 * np.sqrt(2))) < 1.0
+
+
+def _wide_stripes_with_their_edges_unseen() -> tuple[np.ndarray, np.ndarray]:
+    """Lime and purple stripes 40 mm wide (at 1 px/mm) turned 63°, with a camera's noise, and where the table is
+    seen: not along the stripes' edges, whose blend of the two colours is taken for neither (fresh 16700-010)."""
+    yy, xx = np.mgrid[0:500, 0:500].astype(np.float32)
+    turn = np.radians(63.0)
+    across = xx * np.cos(turn) + yy * np.sin(turn)
+    lime = (across // 40) % 2 == 0
+    bgr = np.where(lime[..., None], np.float32([60, 216, 99]), np.float32([141, 56, 107]))
+    bgr += np.random.default_rng(3).normal(0.0, 4.0, bgr.shape).astype(np.float32)
+    lab = cv2.cvtColor(np.clip(bgr / 255, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
+    edge = np.minimum(across % 40, 40 - across % 40) < 3
+    return lab, ~edge
+
+
+def test_wide_stripes_are_a_pattern_though_many_shifts_map_them_onto_themselves():
+    """Every shift along the stripes, and along them a period across, maps them onto themselves: over a tenth of
+    all shifts. Their best shift is still far better than a typical one (TYPICAL_PERCENTILE), so the stripes have
+    periods, one along them, and a keep of the lime's hue breaks them."""
+    lab, seen = _wide_stripes_with_their_edges_unseen()
+    periods = table_periods(lab, seen, 1.0)
+    assert len(periods) == 2
+    along = np.array([-np.sin(np.radians(63.0)), np.cos(np.radians(63.0))])
+    assert any(abs(float(np.dot(p, along))) > 0.95 * float(np.hypot(*p)) for p in periods)
+    green_keep = cv2.cvtColor(np.float32([[[17 / 255, 136 / 255, 46 / 255]]]), cv2.COLOR_BGR2Lab)
+    lab[240:262, 240:262] = green_keep
+    breaks = pattern_breaks(lab, seen, periods, 17)
+    assert breaks[251, 251] > 20
+    stripes_alone = np.where(np.isfinite(breaks), breaks, np.nan)[:150, :150]
+    assert np.nanmedian(stripes_alone) < MIN_CONTRAST  # their noise, less than a keep must stand out by

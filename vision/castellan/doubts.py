@@ -6,13 +6,15 @@ hidden behind a keep was inferred (from the rules, or its towers a span apart), 
 in a long wall's run (by its height alone) or between two short walls in line and thinner than the castle's
 other towers may be that wall's middle, a long wall read where a thin tower stood (`thin_towers`) or whose
 middle a keep hides may be a tower and two short walls, and a wall read to a tower an open wall's run passed
-through (`walls.open_walls_through_towers`) may not be there. The reader marks them;
+through (`walls.open_walls_through_towers`) may not be there, and an open wall whose open end a keep hides may
+end in a tower there. The reader marks them;
 here the board is scored the other way round for each, so a player or an organiser knows which few
 pieces to look at on the table, and which of them would change a score.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from tablesight.scoring.castellan.board import Board, Keep, Point, Tower, Wall
@@ -24,6 +26,9 @@ from tablesight.vision.castellan.thin_towers import thin_towers_in_doubt
 from tablesight.vision.castellan.walls import WallReading
 
 AS_TOWER_RUN = "a tower and two short walls"  # what a long wall read where a thin tower stood may be instead
+# What an open wall whose open end keeps in front hide (`WallReading.end_hidden`) may be instead
+WITH_HIDDEN_TOWER = "closed by a tower there"
+SAME_SOCKET_MM = 6.0  # open wall ends this close end at one tower placed there
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,11 @@ def find_doubts(reading: PhotoReading, board: Board, dims: PieceDimensions,
             found.append(doubt("tower", tower.id, tower.position, "tower read the usual way, not with the colours "
                                "seen as kept,", otherwise, other_board))
     for i, wall in enumerate(reading.walls):
+        if wall.end_hidden and wall.end is None and i < len(board.walls):
+            where = _open_end(board, board.walls[i])
+            if where is not None:
+                found.append(doubt("wall", board.walls[i].id, where, f"{wall.kind} wall open where a keep hides "
+                                   "its end", WITH_HIDDEN_TOWER, with_tower_at_open_end(board, where)))
         # Only a long wall between two towers is flagged so; one later re-kinded or opened keeps its flags.
         middle_hidden = wall.middle_hidden and wall.kind == "long" and wall.end is not None
         unseen_start = wall.unseen_start_mm > 0 and wall.end is None
@@ -170,6 +180,11 @@ def _piece_at(board: Board, doubt: Doubt, slack_mm: float = 1.0) -> tuple[str, B
                     as_long = run_as_long_wall(board, tower.id)
                     return None if as_long is None else (tower.id, as_long)
                 return tower.id, without_tower(board, tower.id)
+    elif doubt.otherwise == WITH_HIDDEN_TOWER:
+        for wall in board.walls:
+            end = _open_end(board, wall)
+            if end is not None and near(end):
+                return wall.id, with_tower_at_open_end(board, end)
     else:
         towers = board.tower_map()
         for i, wall in enumerate(board.walls):
@@ -226,15 +241,41 @@ def long_wall_split(board: Board, index: int) -> Board:
     (`run_as_long_wall` the other way round); an open end stays open where it was."""
     wall = board.walls[index]
     a, b = board.wall_endpoints(wall)
-    ids = {t.id for t in board.towers}
-    number = len(board.towers) + 1
-    while f"t{number}" in ids:
-        number += 1
-    middle = Tower(f"t{number}", round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
+    middle = Tower(_new_tower_id(board), round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
     halves = (Wall(wall.id, "short", (wall.ends[0], middle.id), wall.start),
               Wall(f"{wall.id}b", "short", (middle.id, wall.ends[1]), None, wall.end))
     walls = board.walls[:index] + halves + board.walls[index + 1:]
     return replace(board, towers=board.towers + (middle,), walls=walls)
+
+
+def with_tower_at_open_end(board: Board, where: Point) -> Board:
+    """The board with a tower at `where`, an open wall end: the walls ending open within SAME_SOCKET_MM of it end in
+    it."""
+    tower = Tower(_new_tower_id(board), round(where[0], 1), round(where[1], 1))
+    towers = board.tower_map()
+    walls = []
+    for wall in board.walls:
+        ends = tuple(tower.id if end is None and math.dist(point, where) <= SAME_SOCKET_MM else end
+                     for end, point in zip(wall.ends, board.wall_endpoints(wall, towers), strict=True))
+        walls.append(replace(wall, ends=ends))
+    return replace(board, towers=board.towers + (tower,), walls=tuple(walls))
+
+
+def _open_end(board: Board, wall: Wall) -> Point | None:
+    """Where a wall open at one end would meet its tower; None for a wall between two towers."""
+    if wall.is_closed:
+        return None
+    a, b = board.wall_endpoints(wall)
+    return a if wall.ends[0] is None else b
+
+
+def _new_tower_id(board: Board) -> str:
+    """A tower id the board does not use yet."""
+    ids = {t.id for t in board.towers}
+    number = len(board.towers) + 1
+    while f"t{number}" in ids:
+        number += 1
+    return f"t{number}"
 
 
 def without_tower(board: Board, tower_id: str) -> Board:

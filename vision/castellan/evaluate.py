@@ -35,10 +35,12 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.dataset import truth_path
 from tablesight.vision.castellan.doubts import (
     AS_TOWER_RUN,
+    WITH_HIDDEN_TOWER,
     Doubt,
     find_doubts,
     long_wall_split,
     run_as_long_wall,
+    with_tower_at_open_end,
     without_tower,
 )
 from tablesight.vision.castellan.reader import CastellanReader
@@ -208,7 +210,8 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
     """The board once a player has looked at each doubtful piece on the table: a keep single or double
     as the truth's keep there is, an inferred keep, tower or wall kept only if the truth has one there (a tower
     read in a long wall's run, if not, made that long wall again; a long wall read where a thin tower stood
-    made that tower and two short walls if the truth has the tower)."""
+    made that tower and two short walls if the truth has the tower; an open end a keep hides closed by a tower if the
+    truth has one there)."""
     keeps, absent = list(board.keeps), set()
     for doubt in doubts:
         if doubt.piece == "keep":
@@ -228,6 +231,9 @@ def settled(board: Board, doubts: list[Doubt], truth: Board) -> Board:
         if doubt.piece == "tower" and not tower_in_truth(doubt.where):
             board = (without_tower(board, doubt.id) if doubt.otherwise == "absent"
                      else run_as_long_wall(board, doubt.id) or board)
+        elif doubt.piece == "wall" and doubt.otherwise == WITH_HIDDEN_TOWER:  # an open end a keep hides
+            if tower_in_truth(doubt.where):
+                board = with_tower_at_open_end(board, doubt.where)
         elif doubt.piece == "wall" and doubt.otherwise == AS_TOWER_RUN:  # a long wall that may be a tower's run
             if tower_in_truth(doubt.where):
                 board = long_wall_split(board, next(i for i, w in enumerate(board.walls) if w.id == doubt.id))

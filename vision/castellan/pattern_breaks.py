@@ -27,8 +27,12 @@ NEARBY_MM = (2.0, 6.0)
 # TYPICAL_PERCENTILE): a check of squares much wider than NEARBY_MM resembles itself a few mm away, edges aside,
 # as closely as a period away under a lamp's fall-off (fresh 14000-012: a red check of 75 mm squares, 0.9 of it;
 # 0.08 of its 10th percentile). Over 115 tables (session 95) plain, wood and cloth tables' best shifts came to 0.32
-# of that percentile and more; patterned tables' to 0.23 and less, but for three of finer patterns.
-MAX_TYPICAL_SHARE, TYPICAL_PERCENTILE = 0.25, 10
+# of their 10th percentile and more; patterned tables' to 0.23 and less, but for three of finer patterns. Wide stripes
+# map onto themselves at every shift along them, and along them a period across: over a tenth of all shifts, so their
+# 10th percentile is a shift as good as the best (fresh 16700-010: lime and purple stripes 40 mm wide, the best shift
+# 0.76 of the 10th percentile, 0.02 of the 25th; no pattern was seen, and five green keeps on the lime went unread).
+# A typical shift is taken at the 25th percentile (session 114).
+MAX_TYPICAL_SHARE, TYPICAL_PERCENTILE = 0.25, 25
 NEAR_BEST_SHARE = 0.1  # of the way from the best shift's difference to a typical one's (TYPICAL_PERCENTILE)
 SEARCH_PX_PER_MM = 0.5  # the periods are looked for at this scale (a pattern's period to 2 mm)
 MIN_SEEN_SHARE = 0.5  # a patch and its copy must both show table over this share of it

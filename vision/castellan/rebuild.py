@@ -18,6 +18,7 @@ from tablesight.calibration.pieces import PieceDimensions, PieceProfile
 from tablesight.vision.castellan.box_count_splits import long_walls_split_to_the_box_count
 from tablesight.vision.castellan.box_limits import box_holds_another_long_wall, run_joined, short_walls_over_the_box
 from tablesight.vision.castellan.carving import card_mask, carve, grey_mixed_into_the_table, keep_coloured
+from tablesight.vision.castellan.hidden_towers import open_ends_behind_keeps
 from tablesight.vision.castellan.hidden_walls import (
     hidden_wall_note,
     kept_in_place_of_open_walls,
@@ -103,6 +104,15 @@ def rebuild(reading: PhotoReading, profile: PieceProfile) -> None:
         long_walls_split_to_the_box_count(reading, profile)
         half_seen_walls_the_rules_need(reading, profile)
         walls_seen_by_step_the_rules_need(reading, profile)
+        _open_ends_behind_keeps_marked(reading, profile)
+
+
+def _open_ends_behind_keeps_marked(reading: PhotoReading, profile: PieceProfile) -> None:
+    """The open walls whose open end keeps in front hide (`open_ends_behind_keeps`) marked so, to be listed in doubt."""
+    if reading.planes is None or reading.region is None:
+        return
+    for i in open_ends_behind_keeps(reading.walls, reading.planes.cover.walls, reading.region, profile.dimensions):
+        reading.walls[i] = replace(reading.walls[i], end_hidden=True)
 
 
 def _open_walls_onto_the_card(reading: PhotoReading, profile: PieceProfile) -> None:

@@ -91,6 +91,10 @@ class WallReading:
     unseen_start_mm: float = 0.0  # an open wall seen only this far out from its tower (its start in shade): check it
     half_seen: bool = False  # seen along only part of its body (`walls_half_seen`), read as the rules need: check it
     by_step: bool = False  # seen only by its top's step from the table (`wall_steps`), read as the rules need: check it
+    # An open wall whose open end keeps in front hide (`hidden_towers.open_ends_behind_keeps`): a tower may stand
+    # there unseen (fresh 17100-013: a short wall into a courtyard, its tower behind a blue double keep, the
+    # courtyard counted one tower short and the reading "clean"): check it.
+    end_hidden: bool = False
 
 
 def meeting_distance(dims: PieceDimensions) -> float:
