@@ -24,7 +24,7 @@ from tablesight.calibration.pieces import PieceProfile
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
-from tablesight.vision.castellan.thin_towers import THIN_SHARE
+from tablesight.vision.castellan.thin_towers import THIN_SHARE, keeps_hide
 from tablesight.vision.castellan.towers import TowerReading, median_seen_radius, tower_stands_within_reach
 from tablesight.vision.castellan.walls import WallReading, meeting_distance
 from tablesight.vision.table_view import Region, TableView
@@ -173,9 +173,8 @@ def open_ends_behind_keeps(walls: list[WallReading], cover: np.ndarray, region: 
                            dims: PieceDimensions) -> list[int]:
     """The open walls (indices) whose open end keeps in front (`cover`: `KeepCover.walls`, over `region`) hide
     OPEN_END_HIDDEN_SHARE or more of the disc a tower would stand on there."""
-    disc = math.pi * dims.tower_radius ** 2
     return [i for i, wall in enumerate(walls) if wall.end is None and wall.open_point is not None
-            and region.area_within(cover, wall.open_point, dims.tower_radius) >= OPEN_END_HIDDEN_SHARE * disc]
+            and keeps_hide(cover, region, wall.open_point, dims, OPEN_END_HIDDEN_SHARE)]
 
 
 def keeps_near(point: np.ndarray, keeps: list[KeepReading], dims: PieceDimensions) -> list[KeepReading]:

@@ -132,5 +132,12 @@ def off_centre_mm(towers: list[TowerReading], walls: list[WallReading], tower: i
 def hidden_by_a_keep_in_part(tower: TowerReading, cover: np.ndarray, region: Region, dims: PieceDimensions) -> bool:
     """Whether keeps in front (`cover`: `KeepCover.walls`, over `region`) hide HIDDEN_BY_KEEP_SHARE of a tower's disc
     or more: its footprint is carved thin there whatever it is."""
+    return keeps_hide(cover, region, tower.position, dims, HIDDEN_BY_KEEP_SHARE)
+
+
+def keeps_hide(cover: np.ndarray, region: Region, point: tuple[float, float], dims: PieceDimensions,
+               share: float) -> bool:
+    """Whether keeps in front (`cover`: `KeepCover.walls`, over `region`) hide `share` or more of the disc a tower
+    standing at `point` (table mm) has."""
     disc = np.pi * dims.tower_radius ** 2
-    return region.area_within(cover, tower.position, dims.tower_radius) >= HIDDEN_BY_KEEP_SHARE * disc
+    return region.area_within(cover, point, dims.tower_radius) >= share * disc
