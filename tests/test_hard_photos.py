@@ -15,6 +15,7 @@ from tablesight.scoring.castellan.report import score_board
 from tablesight.synthetic.effects import colour_fringes, jpeg_round_trip, vivid_tone_curve
 from tablesight.vision.castellan.doubts import WITH_HIDDEN_TOWER, find_doubts
 from tablesight.vision.castellan.evaluate import compare, settled
+from tablesight.vision.castellan.looks import no_castle
 from tablesight.vision.castellan.reader import CastellanReader
 
 HERE = Path(__file__).resolve().parent
@@ -218,7 +219,7 @@ def test_a_castle_lost_through_the_cards_focal_length_is_found_through_another()
     reader = CastellanReader()
     card = find_card(taken.image, None, taken.focal_35mm)
     _, first = reader.first_look(taken.image, taken.focal_35mm, card, 1, {})
-    assert reader._no_castle(first)
+    assert no_castle(first)
     reading = reader._through_other_focals(taken.image, taken.focal_35mm, card, 1, first, {})
     assert any("focal length read from the card" in note for note in reading.notes)
     counts, *_ = compare(_truth(photo), reading.board)

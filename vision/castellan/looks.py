@@ -148,6 +148,11 @@ def misfit_rate(misfits_found: float, reading: PhotoReading) -> float:
     return misfits_found / max(len(reading.towers), 1)
 
 
+def no_castle(reading: PhotoReading) -> bool:
+    """Whether a reading found no castle: no board, or MAX_SPECK_TOWERS towers or fewer."""
+    return reading.board is None or len(reading.towers) <= MAX_SPECK_TOWERS
+
+
 def fragment(reading: PhotoReading) -> bool:
     """Whether a reading left more pieces off its castle than the castle has towers: a reserve keep or a
     die may lie beside a castle, but dozens of towers "apart" from a castle of three are the castle,

@@ -51,7 +51,6 @@ from tablesight.vision.castellan.keeps import (
 from tablesight.vision.castellan.lens_refinement import refine_card_lens, span_scale
 from tablesight.vision.castellan.looks import (
     LOOKS,
-    MAX_SPECK_TOWERS,
     TOWER_TOP_SHARE,
     WALL_TOP_SHARE,
     Look,
@@ -59,6 +58,7 @@ from tablesight.vision.castellan.looks import (
     fragment,
     keeps_the_pieces,
     misfits,
+    no_castle,
 )
 from tablesight.vision.castellan.reading import PhotoReading, board_of, report_of
 from tablesight.vision.castellan.rebuild import rebuild
@@ -153,7 +153,7 @@ class CastellanReader:
         reading = self.looked_again(small, focal_35mm, first, timings)
         if reading is not first:
             self.inference.towers_the_first_look_saw(reading, first)
-        if self.lens is None and card.seen and not live_card and self._no_castle(reading):
+        if self.lens is None and card.seen and not live_card and no_castle(reading):
             # Not for a live camera's later frames: its card's lens was read once and holds; no castle through it is
             # most often no castle yet (an empty table at a game's start: 1.2 s of other focal lengths a frame).
             reading = self._through_other_focals(image, focal_35mm, card, refinements, reading, timings)
@@ -180,11 +180,6 @@ class CastellanReader:
                                  f"{_larger_or_smaller(fringes.red)} than green (colour fringes along the card's "
                                  f"edges): they were taken out before reading")
         return _noted_grain(reading, grain)
-
-    @staticmethod
-    def _no_castle(reading: PhotoReading) -> bool:
-        """Whether a reading found no castle: no board, or MAX_SPECK_TOWERS towers or fewer."""
-        return reading.board is None or len(reading.towers) <= MAX_SPECK_TOWERS
 
     def _through_other_focals(self, image: np.ndarray, focal_35mm: float | None, card: CardDetection,
                               refinements: int, reading: PhotoReading, timings: dict[str, float]) -> PhotoReading:
@@ -255,18 +250,18 @@ class CastellanReader:
         # No castle seen the usual way (no tower: a keep or two is no castle, and the window around it would
         # hide the castle): the looks that see more grey than it (`Look.sees_more_grey`) see the whole
         # photo, and any castle beats none. The others see less grey: on an empty table they would only cost
-        # time. Two towers or fewer (`_no_castle`) may be an early castle, or the tops of a castle whose dark
+        # time. Two towers or fewer (`no_castle`) may be an early castle, or the tops of a castle whose dark
         # sides went unseen; more pieces left off the castle than it has towers, a fragment of a bigger one:
         # either way the other looks see the whole photo too, and are weighed as usual.
         lost = first.board is None or not first.towers
-        whole = self._no_castle(first) or fragment(first)
+        whole = no_castle(first) or fragment(first)
         window = None if whole else self._castle_window(first, image.shape)
         best = replace(first_standing, misfits=math.inf) if lost else first_standing
         spent = 0.0  # time spent on the readings not kept
         seen: set[tuple] = set()  # the other looks' ways of seeing so far (their grey as a digest, their planes)
         for look in LOOKS[1:]:
             # Where the usual look saw no castle, a tower or two breaking no rule is no castle yet either: looked on.
-            if (not best.misfits and not (lost and self._no_castle(best.reading))) or (window is None and not whole):
+            if (not best.misfits and not (lost and no_castle(best.reading))) or (window is None and not whole):
                 break
             if lost and not look.sees_more_grey:
                 continue
@@ -612,7 +607,7 @@ def _takes_the_lead(other: Standing, best: Standing, look: Look, lost: bool, fir
     its grey pieces tinted pink on red wood: one tower on a cup, no misfit, read before and kept over the castle's
     64 towers with 3)."""
     castle = bool(other.reading.towers) or not lost
-    specks_before, specks_now = CastellanReader._no_castle(best.reading), CastellanReader._no_castle(other.reading)
+    specks_before, specks_now = no_castle(best.reading), no_castle(other.reading)
     better = specks_before if lost and specks_before != specks_now else best.beaten_by(other, look)
     return (better and castle
             and keeps_the_pieces(other.reading, other.report, first.reading, first.report, first.misfits))
