@@ -65,6 +65,15 @@ def test_pieces_left_off_the_castle_count_against_the_reading():
     assert clean.level == "read" and stranded.level == "misread"
 
 
+def test_a_piece_read_apart_from_the_castle_is_said_to_be_in_the_notes_not_among_the_warnings():
+    """A keep-coloured piece beyond the castle's towers (a die, a reserve keep) is left off the castle and named in
+    the notes; the report's warnings list nothing for it, so the sentence must not send the player there."""
+    one_apart = _trust(BOARDS / "plain-rectangle.json", stranded=1)
+    assert one_apart.level == "check"
+    assert "breaking the rules" not in one_apart.sentence()
+    assert "1 piece(s) read apart from the castle, named in the notes" in one_apart.sentence()
+
+
 def test_several_courtyards_read_unclaimed_ask_for_a_check():
     """One forgotten claim is a player's mistake; two unclaimed courtyards at once are more likely keeps the
     reading missed (fresh 9393-004: four yellow keeps of a wooden table's hue, "read cleanly" before)."""

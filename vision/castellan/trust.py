@@ -52,6 +52,7 @@ class Trust:
     table_colours: tuple[str, ...] = ()  # the keep colours the table has
     first_look_towers: int = 0  # towers the first look read, where clearly more than this look's (else 0)
     keeps: int = 0  # keeps read
+    stranded: int = 0  # of `misread_pieces`, those read apart from the castle (named in the notes, not the warnings)
 
     @property
     def few_towers(self) -> bool:
@@ -78,8 +79,8 @@ class Trust:
                     f"the castle, all of it in view, under even light) or correct the board by hand")
         if self.level == "check":
             listed = []  # what the report lists below it: the warnings and the pieces in doubt
-            if self.misread_pieces:
-                listed.append(f"{self.misread_pieces} piece(s) breaking the rules")
+            if self.misread_pieces > self.stranded:
+                listed.append(f"{self.misread_pieces - self.stranded} piece(s) breaking the rules")
             if self.doubts:
                 listed.append(f"{self.doubts} piece(s) in doubt")
             if self.unclaimed:
@@ -87,6 +88,8 @@ class Trust:
                           else "a keep")
                 listed.append(f"{self.unclaimed} courtyard(s) read unclaimed ({hidden} may have been missed in one)")
             parts = [f"{' and '.join(listed)}, listed below"] if listed else []
+            if self.stranded:  # a keep-coloured die or a reserve beside the castle, say: the notes name them
+                parts.append(f"{self.stranded} piece(s) read apart from the castle, named in the notes")
             if self.first_look_towers:
                 parts.append(f"{self.towers} tower(s) read where the colours seen the usual way showed "
                              f"{self.first_look_towers}: part of the castle may be missing")
@@ -112,7 +115,7 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS or (unclaimed and colours) else 0
     first_look = reading.first_look_towers if reading.first_look_towers - towers >= LOOK_LOST_TOWERS else 0
     trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else (), first_look,
-                  len(reading.keeps))
+                  len(reading.keeps), reading.stranded)
     if misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
     if misread or doubts or unclaimed or trust.few_towers or first_look:
