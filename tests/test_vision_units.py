@@ -1999,6 +1999,14 @@ def test_no_call_is_certain_for_a_colour_whose_keeps_all_lean_short_of_a_single(
     # One red keep near a single's lean is enough for the colour's measure to hold.
     held = decide_doubles([keep(-0.6, "red", 0.0), keep(-0.1, "red", 60.0)])
     assert [k.double_certain for k in held] == [True, True]
+    # With six keeps and more the lean they share is taken off each, which makes a colour measured short look as
+    # the model says: it is judged short on its leans as measured (fresh 17200-016: five green keeps leaning 0.7 to
+    # 1.4 gaps short, their double among them called single for certain).
+    greens = [keep(share, "green", 60.0 * n) for n, share in enumerate((-1.1, -0.9, -0.7, -1.4, -1.0))]
+    yellows = [keep(share, "yellow", 400.0 + 60.0 * n) for n, share in enumerate((-0.3, -0.4, -0.5, 1.3))]
+    many = decide_doubles(greens + yellows)
+    assert not any(k.double_certain for k in many[:5])
+    assert many[8].double and all(k.double_certain for k in many[5:])
 
 
 def test_two_keeps_of_a_colour_in_line_along_the_lean_carved_as_one_blob_are_read_as_two():
