@@ -638,6 +638,23 @@ def test_a_castle_read_in_two_parts_is_one_castle_but_a_smaller_patch_apart_is_n
     assert _castle_box(pieces, NOMINAL_PROFILE, coarse, all_parts=False) == (100, 100, 450, 265)
 
 
+def test_the_castles_window_grows_where_an_open_wall_ends_at_its_border():
+    """The window is the grey a coarse first look found, with a margin; a castle's edge beyond a band of shade falls
+    outside it (fresh 16900-004: two open long walls cut at the border, read short). Where an open wall's far end lies
+    at the border or past it, the window grows on that side by a long wall's reach; a wall between two towers, or an
+    open wall ending well inside, grows nothing."""
+    from tablesight.vision.castellan.carving import window_past_cut_walls
+    from tablesight.vision.castellan.walls import WallReading
+
+    window = Region(-580.0, 220.0, 445.0, 1250.0, 1.3)
+    inside = [WallReading("short", 0, 1, None, 1.0), WallReading("short", 2, None, (380.0, 900.0), 1.0)]
+    assert window_past_cut_walls(window, inside, 128.0) is None
+    cut = inside + [WallReading("short", 3, None, (446.2, 864.6), 0.98)]  # past the right-hand border
+    grown = window_past_cut_walls(window, cut, 128.0)
+    assert (grown.x0, grown.y0, grown.x1, grown.y1) == (-580.0, 220.0, 573.0, 1250.0)
+    assert grown.px_per_mm == window.px_per_mm
+
+
 def test_a_bright_keep_on_a_dark_table_is_not_table_but_the_tables_shadow_is():
     from tablesight.vision.segmentation import TableModel, colour_features
 

@@ -58,6 +58,7 @@ from tablesight.vision.table_view import Region, TableView
 KEEP_COLOURS = ("red", "blue", "yellow", "green")
 WARP_PAD_PX = 2  # beyond a set pixel, a linear warp still reads it this far
 NEAR_CASTLE_MM = 60.0
+CUT_WALL_MM = 12.0  # an open wall ending this near the castle's window's border may be cut short by it
 CASTLE_PART_SHARE = 0.5  # a part of the castle read apart from the rest holds at least this share of its grey
 BROAD_SHARE = 1.5  # grey this many tower diameters across is not a castle piece
 PINHOLE_MM2 = 60.0  # enclosed holes smaller than this in a carved solid are filled (a wall is 10 mm thick)
@@ -737,6 +738,25 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     lo = coarse.to_mm(np.array([x0, y0])) - 40
     hi = coarse.to_mm(np.array([x1, y1])) + 40
     return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)
+
+
+def window_past_cut_walls(region: Region, walls: list, reach_mm: float) -> Region | None:
+    """The castle's window grown by `reach_mm` on each side where an open wall's far end (`open_point`) lies within
+    CUT_WALL_MM of its border or past it: the wall's run may go on beyond the window, cut short there. None where no
+    wall is. The window is the grey a coarse first look found, with a margin; a castle's far edge beyond a band of
+    shade falls outside it (fresh 16900-004, 26°, grey cloth: two open long walls at the edge read short, cut at
+    the border, and by the boxes' count two walls between courtyards left unread)."""
+    grow = np.zeros(4)  # x0, y0, x1, y1
+    for wall in walls:
+        if wall.end is not None:
+            continue
+        x, y = wall.open_point
+        near = np.array([x - region.x0, y - region.y0, region.x1 - x, region.y1 - y]) < CUT_WALL_MM
+        grow = np.maximum(grow, near * reach_mm)
+    if not grow.any():
+        return None
+    return Region(region.x0 - grow[0], region.y0 - grow[1], region.x1 + grow[2], region.y1 + grow[3],
+                  region.px_per_mm)
 
 
 def _castle_parts(boxes: np.ndarray, area: np.ndarray, near_px: int) -> list[int]:

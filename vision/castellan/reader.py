@@ -33,6 +33,7 @@ from tablesight.vision.castellan.carving import (
     table_seen_by,
     undistorted_classes,
     undistorted_to_table,
+    window_past_cut_walls,
 )
 from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.inferred_pieces import PieceInference
@@ -398,6 +399,12 @@ class CastellanReader:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
         planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
+        # Not without the card: the stand-in's scale is a guess, tried at many, and its walls' ends are as rough.
+        grown = window_past_cut_walls(region, reading.walls, self.profile.dimensions.centre_spacing("long")) \
+            if card.seen else None
+        if grown is not None:
+            reading.region = region = grown
+            planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
         reading.planes, reading.wall_solid = planes, wall_solid
         if refinements > 0:
             print_note = self._print_scale_note(card, reading) if card.focal_source != "castle" else []
