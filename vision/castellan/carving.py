@@ -22,6 +22,7 @@ from tablesight.calibration.card import card_outline_mm
 from tablesight.calibration.pieces import PieceProfile
 from tablesight.vision.castellan.looks import LOOKS, Look
 from tablesight.vision.castellan.solid_keeps import solid_keeps
+from tablesight.vision.castellan.walls import WallReading
 from tablesight.vision.local_contrast import distinct_from_table
 from tablesight.vision.mask_holes import filled_holes, hole_pixels
 from tablesight.vision.plastic_tint import balanced_on, plastic_tint
@@ -740,7 +741,7 @@ def castle_region(view: TableView, classes: PixelClasses, profile: PieceProfile,
     return Region(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), px_per_mm)
 
 
-def window_past_cut_walls(region: Region, walls: list, reach_mm: float) -> Region | None:
+def window_past_cut_walls(region: Region, walls: list[WallReading], reach_mm: float) -> Region | None:
     """The castle's window grown by `reach_mm` on each side where an open wall's far end (`open_point`) lies within
     CUT_WALL_MM of its border or past it: the wall's run may go on beyond the window, cut short there. None where no
     wall is. The window is the grey a coarse first look found, with a margin; a castle's far edge beyond a band of
