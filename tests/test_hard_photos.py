@@ -751,3 +751,15 @@ def test_an_open_wall_whose_end_a_double_keep_hides_is_listed_to_check_for_a_tow
     assert math.dist(hidden.where, (165, -639)) < 12
     assert hidden.changed == {"blue": (27, 29)}
     assert score_board(settled(reading.board, doubts, _truth(photo))).scores == score_board(_truth(photo)).scores
+
+
+def test_open_walls_cut_at_the_castles_window_are_read_whole_once_the_window_grows():
+    """Fresh 16900-004 (26°, grey cloth): the look kept found the castle's far edge beyond a band of shade. Its towers
+    fell in the window's margin, but two open long walls leaving them were cut at its border and read short; with
+    them, the walls between three courtyards (seen along a third of their length) would have put more short walls on
+    the table than the boxes hold, and one courtyard held green and red keeps (green 38 for 46). The window now
+    grows where an open wall ends at its border, and the scores are right."""
+    photo = HERE / "data" / "castle-edge-beyond-a-band-of-shade.jpg"
+    _, reading = _read_against_truth(photo)
+    assert reading.region.x1 > 470  # the far edge's open long walls reach x = 477 and 500 mm
+    assert score_board(reading.board).scores == score_board(_truth(photo)).scores
