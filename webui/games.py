@@ -199,11 +199,7 @@ def _edit(board: Board, action: dict, pose: CameraPose | None) -> Board:
         return _delete(board, str(action.get("id", "")))
     if kind == "add_tower":
         x, y = _table_point(pose, action)
-        ids = {t.id for t in board.towers}
-        n = len(ids) + 1
-        while f"t{n}" in ids:
-            n += 1
-        return replace(board, towers=board.towers + (Tower(f"t{n}", round(x, 1), round(y, 1)),))
+        return replace(board, towers=board.towers + (Tower(board.new_tower_id(), round(x, 1), round(y, 1)),))
     if kind == "add_keep":
         colour = action.get("color")
         if colour not in KEEP_COLOURS:

@@ -72,6 +72,14 @@ class Board:
         assert a is not None and b is not None, "validated boards give every open end a position"
         return a, b
 
+    def new_tower_id(self) -> str:
+        """A tower id ("t<n>") the board does not use yet."""
+        ids = {t.id for t in self.towers}
+        number = len(self.towers) + 1
+        while f"t{number}" in ids:
+            number += 1
+        return f"t{number}"
+
     def without_keep(self, index: int) -> Board:
         """The same board with its `index`-th keep taken off."""
         return replace(self, keeps=self.keeps[:index] + self.keeps[index + 1:])

@@ -241,7 +241,7 @@ def long_wall_split(board: Board, index: int) -> Board:
     (`run_as_long_wall` the other way round); an open end stays open where it was."""
     wall = board.walls[index]
     a, b = board.wall_endpoints(wall)
-    middle = Tower(_new_tower_id(board), round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
+    middle = Tower(board.new_tower_id(), round((a[0] + b[0]) / 2, 1), round((a[1] + b[1]) / 2, 1))
     halves = (Wall(wall.id, "short", (wall.ends[0], middle.id), wall.start),
               Wall(f"{wall.id}b", "short", (middle.id, wall.ends[1]), None, wall.end))
     walls = board.walls[:index] + halves + board.walls[index + 1:]
@@ -251,7 +251,7 @@ def long_wall_split(board: Board, index: int) -> Board:
 def with_tower_at_open_end(board: Board, where: Point) -> Board:
     """The board with a tower at `where`, an open wall end: the walls ending open within SAME_SOCKET_MM of it end in
     it."""
-    tower = Tower(_new_tower_id(board), round(where[0], 1), round(where[1], 1))
+    tower = Tower(board.new_tower_id(), round(where[0], 1), round(where[1], 1))
     towers = board.tower_map()
     walls = []
     for wall in board.walls:
@@ -267,15 +267,6 @@ def _open_end(board: Board, wall: Wall) -> Point | None:
         return None
     a, b = board.wall_endpoints(wall)
     return a if wall.ends[0] is None else b
-
-
-def _new_tower_id(board: Board) -> str:
-    """A tower id the board does not use yet."""
-    ids = {t.id for t in board.towers}
-    number = len(board.towers) + 1
-    while f"t{number}" in ids:
-        number += 1
-    return f"t{number}"
 
 
 def without_tower(board: Board, tower_id: str) -> Board:
