@@ -398,12 +398,14 @@ class CastellanReader:
         if region is None:
             reading.notes.append("no castle pieces were found beside the card")
             return reading
+        notes = list(reading.notes)
         planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
         # Not without the card: the stand-in's scale is a guess, tried at many, and its walls' ends are as rough.
         grown = window_past_cut_walls(region, reading.walls, self.profile.dimensions.centre_spacing("long")) \
             if card.seen else None
-        if grown is not None:
-            reading.region = region = grown
+        if grown is not None:  # read again whole: the first pass's notes (towers inferred at open ends) go with it
+            reading.region, reading.notes = grown, notes
+            region = grown
             planes, wall_solid = self._read_grey_pieces(view, classes, region, reading)
         reading.planes, reading.wall_solid = planes, wall_solid
         if refinements > 0:
