@@ -63,6 +63,9 @@ def test_pieces_left_off_the_castle_count_against_the_reading():
     clean = _trust(BOARDS / "plain-rectangle.json")
     stranded = _trust(BOARDS / "plain-rectangle.json", stranded=MISREAD_PIECES)
     assert clean.level == "read" and stranded.level == "misread"
+    # The board itself breaks no rule: the sentence says what counted against it, and where it is named.
+    assert "breaks the rules" not in stranded.sentence()
+    assert f"{MISREAD_PIECES} piece(s) were read apart from the castle (named in the notes)" in stranded.sentence()
 
 
 def test_a_piece_read_apart_from_the_castle_is_said_to_be_in_the_notes_not_among_the_warnings():

@@ -74,9 +74,14 @@ class Trust:
         if self.level == "misread" and self.castle_unseen:
             return f"likely misread (do not rely on these scores): {self._castle_unseen_advice()}"
         if self.level == "misread":
-            return (f"likely misread: the board read breaks the rules at {self.misread_pieces} piece(s) over "
-                    f"{self.towers} tower(s); do not rely on these scores — take the photo again (the card beside "
-                    f"the castle, all of it in view, under even light) or correct the board by hand")
+            faults = []  # pieces read apart from the castle break no rule: the notes name them, not the warnings
+            if self.misread_pieces > self.stranded:
+                faults.append(f"the board read breaks the rules at {self.misread_pieces - self.stranded} piece(s)")
+            if self.stranded:
+                faults.append(f"{self.stranded} piece(s) were read apart from the castle (named in the notes)")
+            return (f"likely misread: {' and '.join(faults)} over {self.towers} tower(s); do not rely on these scores "
+                    f"— take the photo again (the card beside the castle, all of it in view, under even light) or "
+                    f"correct the board by hand")
         if self.level == "check":
             listed = []  # what the report lists below it: the warnings and the pieces in doubt
             if self.misread_pieces > self.stranded:
