@@ -1852,6 +1852,36 @@ def test_a_patch_smaller_than_a_keep_in_a_courtyard_another_colours_keep_claims_
     assert reading.stranded == 1 and "another colour's keep claims" in reading.notes[-1]
 
 
+def test_a_patch_of_the_tables_keep_colour_read_inside_a_wall_is_left_out_and_a_keep_beside_it_stays():
+    """Fresh 16900-029 (a green and blue check): the green between a wall's merlons and along its sides carved like
+    keeps, 12 read within 7.2 mm of a wall's side, where no keep can stand (its centre lies half a side from it at
+    the least). A keep of the table's colour clear of the walls stays, and so does a keep of another colour: a
+    wall misread through its courtyard is no reason to lose it."""
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.reader import CastellanReader, PhotoReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    corners = [(0.0, 0.0), (64.0, 0.0), (64.0, 64.0), (0.0, 64.0)]
+    towers = [TowerReading(x, y, 12.0) for x, y in corners]
+    walls = [WallReading("short", a, (a + 1) % 4, None, 1.0) for a in range(4)]
+    half_side = DIMS.keep_side / 2
+
+    def keep(colour, x, y, on_its_colour=True):
+        return KeepReading(colour, x, y, False, True, 32.0, area_share=1.0, on_its_colour=on_its_colour)
+
+    claim = keep("green", 32.0, 32.0)
+    against = keep("green", 32.0, DIMS.wall_thickness / 2 + half_side)  # touching the wall: a keep may stand so
+    in_wall = keep("green", 40.0, 62.0)
+    by_tower = keep("green", 9.0, 12.0)
+    other_colour = keep("red", 60.0, 30.0, on_its_colour=False)
+    reading = PhotoReading(None, None, towers=towers, walls=walls,
+                           keeps=[claim, against, in_wall, by_tower, other_colour])
+    CastellanReader()._leave_out_keeps_claiming_nothing(reading)
+    assert reading.keeps == [claim, against, other_colour]
+    assert reading.stranded == 2 and "inside a wall or tower" in reading.notes[-1]
+
+
 def test_two_keeps_of_one_colour_carved_as_one_blob_are_split_but_a_sliver_or_a_floor_is_not():
     from tablesight.vision.castellan.keeps import _joined_keeps
 

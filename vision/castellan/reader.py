@@ -44,6 +44,7 @@ from tablesight.vision.castellan.keeps import (
     beyond_the_castle,
     find_keeps,
     keep_planes,
+    keeps_in_the_walls,
     keeps_on_the_castle,
     merge_close,
     ringed_by_towers,
@@ -467,7 +468,10 @@ class CastellanReader:
         table's pattern seen between the walls is the likelier reading); and those of the table's own colour
         outside every courtyard (a keep is only ever placed in one, C5: a lighter patch of a green cloth by a wall's
         end was read as a green keep, fresh 12500-009) but for one towers stand around, whose courtyard's wall may
-        have been missed (fresh 12500-029)."""
+        have been missed (fresh 12500-029); and those of the colour of the table they stand on whose centres lie
+        within the walls or towers (`keeps_in_the_walls`): the table's colour seen beside a wall, between its merlons,
+        carves like a keep, and no keep stands inside a wall (fresh 16900-029: 12 green keeps read along the walls on
+        a green and blue check, each 7.2 mm or less from a wall's side; true keeps 21 mm and more)."""
         report = score_board(board_of(reading), self.profile.dimensions)
         index_of = {id(placed): i for i, placed in enumerate(report.board.keeps)}  # the board's keeps are the reading's
         yard_of = {index_of[id(placed)]: yard for yard in report.courtyards for placed in yard.keeps}
@@ -485,7 +489,9 @@ class CastellanReader:
         tables_colours = reading.planes.tables_colours if reading.planes is not None else frozenset()
         of_the_table = {i for i, keep in enumerate(reading.keeps) if i not in yard_of and keep.color in tables_colours
                         and not ringed_by_towers(keep, reading.towers, self.profile.dimensions)} - beyond - outside
-        left_out = beyond | outside | in_claimed | of_the_table
+        in_walls = {i for i in keeps_in_the_walls(reading.keeps, report.board, self.profile.dimensions)
+                    if reading.keeps[i].on_its_colour} - beyond - outside - in_claimed - of_the_table
+        left_out = beyond | outside | in_claimed | of_the_table | in_walls
         if not left_out:
             return
         reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in left_out]
@@ -502,6 +508,9 @@ class CastellanReader:
         if of_the_table:
             reading.notes.append(f"left out {len(of_the_table)} keep-coloured patch(es) of the table's own colour "
                                  f"outside every courtyard (the table itself, not a keep: keeps stand in courtyards)")
+        if in_walls:
+            reading.notes.append(f"left out {len(in_walls)} patch(es) of the table's own keep colour read inside a "
+                                 f"wall or tower, where no keep can stand (the table seen beside the walls)")
 
     def _read_grey_pieces(self, view: TableView, classes: PixelClasses, region: Region,
                           reading: PhotoReading) -> tuple[KeepPlanes, np.ndarray]:
