@@ -292,10 +292,11 @@ def test_a_keep_a_shade_lighter_than_the_cloth_is_found_where_it_stands_not_at_i
     assert abs(found[0].x + 60) <= 4 and abs(found[0].y - 5) <= 4
 
 
-def _crowded_courtyard(cloth: np.ndarray, keep_bgr: tuple[float, float, float] | None):
+def _crowded_courtyard(cloth: np.ndarray, keep_bgr: tuple[float, float, float] | None, table_beside_mm: float = 0.0):
     """A courtyard of four towers seen steeply: its walls' grey (with their sides) leaves only a band of table
-    around a keep standing in it, too little for any patch to have the table around it. The view, the grey
-    pieces' mask, the courtyard (mm) and its towers."""
+    around a keep standing in it, too little for any patch to have the table around it (`table_beside_mm`: but for
+    so much more table beside the keep, on one side). The view, the grey pieces' mask, the courtyard (mm) and its
+    towers."""
     image = cloth.copy()
     view = TableView(image, virtual_card(image, PX_PER_MM))
 
@@ -305,12 +306,13 @@ def _crowded_courtyard(cloth: np.ndarray, keep_bgr: tuple[float, float, float] |
     towers = np.array([[x, y] for x in (-60.0, 4.0) for y in (-32.0, 32.0)])
     grey = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(grey, [px([[-80.0, -52.0], [24.0, -52.0], [24.0, 52.0], [-80.0, 52.0]])], 255)
-    cv2.fillPoly(grey, [px([[-45.0, -17.0], [-11.0, -17.0], [-11.0, 17.0], [-45.0, 17.0]])], 0)
+    left = -45.0 - table_beside_mm
+    cv2.fillPoly(grey, [px([[left, -17.0], [-11.0, -17.0], [-11.0, 17.0], [left, 17.0]])], 0)
     image[grey > 0] = (150, 150, 150)
     if keep_bgr is not None:
         cv2.fillPoly(image, [px([[-39.0, -11.0], [-17.0, -11.0], [-17.0, 11.0], [-39.0, 11.0]], KEEP_TOP_MM)],
                      keep_bgr)
-    courtyard = np.array([[-50.0, -22.0], [-6.0, -22.0], [-6.0, 22.0], [-50.0, 22.0]])
+    courtyard = np.array([[left - 5.0, -22.0], [-6.0, -22.0], [-6.0, 22.0], [left - 5.0, 22.0]])
     return TableView(image, virtual_card(image, PX_PER_MM)), grey, courtyard, towers
 
 
@@ -323,9 +325,23 @@ def test_a_keep_filling_a_courtyard_with_no_table_around_any_patch_is_judged_aga
     assert abs(found[0].x + 28) <= 4 and abs(found[0].y) <= 4
 
 
-def test_an_empty_crowded_courtyard_holds_no_keep():
-    view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(6), None)
+@pytest.mark.parametrize("table_beside_mm", [0.0, 14.0, 18.0])
+def test_an_empty_crowded_courtyard_holds_no_keep(table_beside_mm):
+    view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(6), None, table_beside_mm)
     assert keeps_in_courtyards(view, grey, [], [courtyard], towers, NOMINAL_PROFILE) == []
+
+
+@pytest.mark.parametrize("seed", [6, 7, 8])
+@pytest.mark.parametrize("table_beside_mm", [14.0, 18.0])
+def test_a_keep_is_judged_against_the_table_nearby_where_only_a_few_patches_have_the_table_around(
+        seed, table_beside_mm):
+    """Fresh 17000-010 (green keeps on a green cloth, 38°): a courtyard whose walls left the table around 4 of its
+    patches, none of them by its keep. Judged by those few alone, it was read unclaimed; a courtyard whose patches
+    with the table around them cover less than a keep is judged against the table nearby, as a crowded one."""
+    view, grey, courtyard, towers = _crowded_courtyard(_mottled_cloth(seed), (58, 54, 118), table_beside_mm)
+    found = keeps_in_courtyards(view, grey, [], [courtyard], towers, NOMINAL_PROFILE)
+    assert [k.color for k in found] == ["red"]
+    assert abs(found[0].x + 28) <= 5 and abs(found[0].y) <= 5
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

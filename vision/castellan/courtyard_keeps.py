@@ -175,7 +175,7 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         table = seen & mask
         if not table.any():
             continue
-        if not (usable & mask).any():  # no patch with the table around it: the table nearby tells
+        if np.count_nonzero(usable & mask) < side_px ** 2:  # no patch with the table around it: the table nearby tells
             keep = _keep_in_a_crowded_courtyard(crowded, mask, level, texture)
             if keep is not None:
                 found.append(keep)
