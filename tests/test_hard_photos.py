@@ -763,3 +763,26 @@ def test_open_walls_cut_at_the_castles_window_are_read_whole_once_the_window_gro
     _, reading = _read_against_truth(photo)
     assert reading.region.x1 > 470  # the far edge's open long walls reach x = 477 and 500 mm
     assert score_board(reading.board).scores == score_board(_truth(photo)).scores
+
+
+def test_the_tables_keep_colour_seen_beside_the_walls_is_no_keep():
+    """Fresh 16900-029 (13°, a green and blue check): the green seen between the walls' merlons and along their sides
+    carved like keeps; 12 green keeps were read in the courtyards, and yellow scored 4 for 18. A keep on table of its
+    own colour whose centre lies inside a wall (grown by half a keep's side) is the table: left out and named in the
+    notes. The one green keep, which breaks the check's pattern, is read."""
+    photo = HERE / "data" / "green-check-beside-the-walls.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert any("inside a wall or tower" in note for note in reading.notes)
+    assert counts["keep"]["fp"] == 0 and counts["keep"]["fn"] == 0
+    assert score_board(reading.board).scores == score_board(_truth(photo)).scores
+
+
+def test_a_keep_of_the_tables_colour_is_looked_for_in_a_courtyard_a_mended_wall_closes():
+    """Fresh 17500-003 (26°, a green check): a short wall hidden behind a keep is inferred once the walls are mended,
+    after keeps of the table's colour were looked for; the courtyard it closed was left unclaimed (green 24 for 29).
+    Where the mended walls changed, keeps the rules need are looked for again."""
+    photo = HERE / "data" / "keep-in-a-courtyard-a-mended-wall-closes.jpg"
+    counts, reading = _read_against_truth(photo)
+    assert any("hidden behind a keep, was inferred" in note for note in reading.notes)
+    assert any(k.color == "green" and k.inferred and math.dist((k.x, k.y), (747, -131)) < 10 for k in reading.keeps)
+    assert score_board(reading.board).scores == score_board(_truth(photo)).scores

@@ -164,7 +164,12 @@ class CastellanReader:
         if self.lens is None and card.seen_in_part:
             reading = self._or_without_card(image, focal_35mm, reading, timings)
         if reading.card is None or reading.card.seen:  # a reading without the card was rebuilt as it was judged
+            walls_before = list(reading.walls)
             self.rebuild(reading)
+            if reading.walls != walls_before:
+                # A courtyard the mended walls close has had no keep looked for in it (fresh 17500-003: a wall
+                # inferred behind a keep closed a courtyard whose green keep, on a green check, the masks missed).
+                self.inference.keeps_the_rules_need(reading)
         if reading.view is not None and reading.look is not None:
             with timed(reading.timings_ms, "keeps"):
                 reading.table_keep_colours = keep_colours_of_the_table(reading.view, reading.look)
