@@ -16,10 +16,10 @@ HERE = Path(__file__).resolve().parent
 BOARDS = HERE.parent / "samples" / "castellan" / "boards"
 
 
-def _trust(board_path: Path, doubts: int = 0, stranded: int = 0, first_look_towers: int = 0):
+def _trust(board_path: Path, doubts: int = 0, stranded: int = 0, first_look_towers: int = 0, stranded_keeps: int = 0):
     board = board_from_dict(json.loads(board_path.read_text()))
     reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers], stranded=stranded,
-                           first_look_towers=first_look_towers)
+                           stranded_keeps=stranded_keeps, first_look_towers=first_look_towers)
     return reading_trust(reading, score_board(board), doubts)
 
 
@@ -66,6 +66,17 @@ def test_pieces_left_off_the_castle_count_against_the_reading():
     # The board itself breaks no rule: the sentence says what counted against it, and where it is named.
     assert "breaks the rules" not in stranded.sentence()
     assert f"{MISREAD_PIECES} piece(s) were read apart from the castle (named in the notes)" in stranded.sentence()
+
+
+def test_keep_coloured_pieces_left_apart_ask_for_a_check_not_a_new_photo():
+    """Fresh 16900-029: 30 keep-coloured patches of a green check left apart from the castle (between the walls,
+    inside them, beyond the towers), the board exact. None is a castle piece misread: the reading is to be checked,
+    not taken again. Towers left apart are castle pieces, and still count as misread."""
+    keeps_apart = _trust(BOARDS / "plain-rectangle.json", stranded=30, stranded_keeps=30)
+    assert keeps_apart.level == "check"
+    assert "30 piece(s) read apart from the castle, named in the notes" in keeps_apart.sentence()
+    towers_apart = _trust(BOARDS / "plain-rectangle.json", stranded=30, stranded_keeps=30 - MISREAD_PIECES)
+    assert towers_apart.level == "misread"
 
 
 def test_a_piece_read_apart_from_the_castle_is_said_to_be_in_the_notes_not_among_the_warnings():
