@@ -175,7 +175,9 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
         table = seen & mask
         if not table.any():
             continue
-        if np.count_nonzero(usable & mask) < side_px ** 2:  # no patch with the table around it: the table nearby tells
+        # Too few patches with the table around them to hold a keep (fresh 17000-010: 4, none by the keep, so it was
+        # missed): the table nearby tells.
+        if np.count_nonzero(usable & mask) < side_px ** 2:
             keep = _keep_in_a_crowded_courtyard(crowded, mask, level, texture)
             if keep is not None:
                 found.append(keep)
@@ -202,9 +204,9 @@ def keeps_in_courtyards(view: TableView, grey: np.ndarray, keep_masks: Sequence[
 
 def _keep_in_a_crowded_courtyard(patches: CourtyardPatches, courtyard: np.ndarray, level: float,
                                  texture: float) -> CourtyardKeep | None:
-    """The keep in a `courtyard` (mask) no patch of which has enough table around it to be told from
-    (`_patch_contrast`): its patches seen enough are judged against the table seen within NEAR_COURTYARD_MM of it,
-    outside it (`_table_near`), out of shade, at the usual `level`."""
+    """The keep in a `courtyard` (mask) whose patches with enough table around them to be told from
+    (`_patch_contrast`) cover less than a keep: its patches seen enough are judged against the table seen within
+    NEAR_COURTYARD_MM of it, outside it (`_table_near`), out of shade, at the usual `level`."""
     typical = _table_near(patches.lab, patches.seen, courtyard, patches.region.px_per_mm)
     if typical is None:
         return None
