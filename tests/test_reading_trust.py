@@ -8,7 +8,7 @@ import pytest
 from tablesight.scoring.castellan.board import Board, Keep
 from tablesight.scoring.castellan.board_json import board_from_dict
 from tablesight.scoring.castellan.report import score_board
-from tablesight.vision.castellan.reading import PhotoReading
+from tablesight.vision.castellan.reading import PhotoReading, SetApart
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.castellan.trust import MISREAD_PIECES, reading_trust
 
@@ -16,10 +16,13 @@ HERE = Path(__file__).resolve().parent
 BOARDS = HERE.parent / "samples" / "castellan" / "boards"
 
 
-def _trust(board_path: Path, doubts: int = 0, stranded: int = 0, first_look_towers: int = 0, stranded_keeps: int = 0):
+def _trust(board_path: Path, doubts: int = 0, keeps_apart: int = 0, towers_apart: int = 0, first_look_towers: int = 0):
+    """The trust of a reading of the board, with so many keep-coloured pieces and towers read apart from the castle
+    (the towers set apart as specks, `reading.apart`, and all of them counted as stranded, as the reader does)."""
     board = board_from_dict(json.loads(board_path.read_text()))
-    reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers], stranded=stranded,
-                           stranded_keeps=stranded_keeps, first_look_towers=first_look_towers)
+    apart = SetApart(towers=[TowerReading(-500.0 - 100 * i, -500.0, 7.0) for i in range(towers_apart)])
+    reading = PhotoReading(board, None, towers=[TowerReading(t.x, t.y, 7.0) for t in board.towers],
+                           stranded=keeps_apart + towers_apart, apart=apart, first_look_towers=first_look_towers)
     return reading_trust(reading, score_board(board), doubts)
 
 
@@ -61,7 +64,7 @@ def test_a_board_breaking_the_rules_at_many_pieces_is_likely_misread():
 
 def test_pieces_left_off_the_castle_count_against_the_reading():
     clean = _trust(BOARDS / "plain-rectangle.json")
-    stranded = _trust(BOARDS / "plain-rectangle.json", stranded=MISREAD_PIECES)
+    stranded = _trust(BOARDS / "plain-rectangle.json", towers_apart=MISREAD_PIECES)
     assert clean.level == "read" and stranded.level == "misread"
     # The board itself breaks no rule: the sentence says what counted against it, and where it is named.
     assert "breaks the rules" not in stranded.sentence()
@@ -72,17 +75,17 @@ def test_keep_coloured_pieces_left_apart_ask_for_a_check_not_a_new_photo():
     """Fresh 16900-029: 30 keep-coloured patches of a green check left apart from the castle (between the walls,
     inside them, beyond the towers), the board exact. None is a castle piece misread: the reading is to be checked,
     not taken again. Towers left apart are castle pieces, and still count as misread."""
-    keeps_apart = _trust(BOARDS / "plain-rectangle.json", stranded=30, stranded_keeps=30)
+    keeps_apart = _trust(BOARDS / "plain-rectangle.json", keeps_apart=30)
     assert keeps_apart.level == "check"
     assert "30 piece(s) read apart from the castle, named in the notes" in keeps_apart.sentence()
-    towers_apart = _trust(BOARDS / "plain-rectangle.json", stranded=30, stranded_keeps=30 - MISREAD_PIECES)
+    towers_apart = _trust(BOARDS / "plain-rectangle.json", keeps_apart=30 - MISREAD_PIECES, towers_apart=MISREAD_PIECES)
     assert towers_apart.level == "misread"
 
 
 def test_a_piece_read_apart_from_the_castle_is_said_to_be_in_the_notes_not_among_the_warnings():
     """A keep-coloured piece beyond the castle's towers (a die, a reserve keep) is left off the castle and named in
     the notes; the report's warnings list nothing for it, so the sentence must not send the player there."""
-    one_apart = _trust(BOARDS / "plain-rectangle.json", stranded=1)
+    one_apart = _trust(BOARDS / "plain-rectangle.json", keeps_apart=1)
     assert one_apart.level == "check"
     assert "breaking the rules" not in one_apart.sentence()
     assert "1 piece(s) read apart from the castle, named in the notes" in one_apart.sentence()

@@ -501,7 +501,6 @@ class CastellanReader:
             return
         reading.keeps = [k for i, k in enumerate(reading.keeps) if i not in left_out]
         reading.stranded += len(left_out)
-        reading.stranded_keeps += len(left_out)
         if beyond:
             reading.notes.append(f"left out {len(beyond)} keep-coloured piece(s) lying beyond the castle's towers, "
                                  f"where no courtyard can be (a reserve or clutter, not a claim)")
@@ -588,7 +587,6 @@ class CastellanReader:
         on_castle = keeps_on_the_castle(found, solid, region, reach)
         if len(on_castle) < len(found):
             reading.stranded += len(found) - len(on_castle)
-            reading.stranded_keeps += len(found) - len(on_castle)
             reading.notes.append(f"left out {len(found) - len(on_castle)} keep-coloured piece(s) lying more "
                                  f"than {reach:.0f} mm from the castle (a reserve or clutter, in no courtyard)")
         if shadows:

@@ -40,8 +40,7 @@ class PhotoReading:
     walls: list[WallReading] = field(default_factory=list)
     keeps: list[KeepReading] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    stranded: int = 0  # pieces seen but left off the castle: keeps too far from it, towers in specks apart
-    stranded_keeps: int = 0  # of those, the keep-coloured (clutter, the table's colour): no castle piece misread
+    stranded: int = 0  # pieces seen but left off the castle: keep-coloured ones, and the towers `apart` holds
     apart: SetApart = field(default_factory=SetApart)  # those towers, offered again once walls are read otherwise
     # Towers the first look read where another look was kept (0 where the first was): the trust weighs it only
     # where clearly more than the kept look's (`trust.LOOK_LOST_TOWERS`: part of the castle may be lost in it).

@@ -121,10 +121,11 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     first_look = reading.first_look_towers if reading.first_look_towers - towers >= LOOK_LOST_TOWERS else 0
     trust = Trust("read", misread, towers, doubts, unclaimed, colours if unclaimed else (), first_look,
                   len(reading.keeps), reading.stranded)
-    # Keep-coloured pieces left apart (a die, a reserve, the table's own colour seen between the walls) ask for a
-    # check, not a new photo: none is a castle piece misread (fresh 16900-029: 30 such patches on a green check, the
-    # board exact, was "likely misread").
-    if misread - reading.stranded_keeps >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
+    # Of the pieces left apart, only the towers (set apart as specks, `reading.apart`) count towards a new photo: the
+    # keep-coloured ones (a die, a reserve, the table's own colour seen between the walls) ask for a check, none a
+    # castle piece misread (fresh 16900-029: 30 such patches on a green check, the board exact, was "likely misread").
+    castle_misread = rules_broken(reading_faults) + len(reading.apart.towers)
+    if castle_misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
     if misread or doubts or unclaimed or trust.few_towers or first_look:
         return replace(trust, level="check")
