@@ -47,6 +47,8 @@ MISFIT_CAP = 1e6  # stands for a residual that is not a number
 FOCAL_RANGE = (0.7, 1.4)  # the focal length found, as a share of the card's
 FOCAL_PRIOR = 0.2  # how far (log) the card's focal length is typically off
 NO_DISTORTION = 1e-6  # k1's bounds when it is held at zero (least squares needs an interval)
+# A k1 fitted at its barrel bound is kept if the walls misfit less than this share of their misfit without distortion.
+BARREL_KEPT_SHARE = 0.5
 
 
 def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: list[WallReading],
@@ -70,14 +72,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     if lens_known:
         solved = _solved(fit, start, (start[1] - NO_DISTORTION, start[1] + NO_DISTORTION), fixed_focal=True)
     else:
-        solved = _solved(fit, start, PLAUSIBLE_K1)
-    if not lens_known and solved is not None and _against_bound(solved[1], PLAUSIBLE_K1):
-        # The walls pulled k1 as far as a camera's can go: the towers were read too poorly (a blurred or
-        # heavily compressed photo) to tell k1 from the focal length and the tilt, and such a lens
-        # shifts the whole castle. Fit the focal length and the pose alone, the lens taken as free of
-        # distortion (closer to most than either bound).
-        start[1] = 0.0
-        solved = _solved(fit, start, (-NO_DISTORTION, NO_DISTORTION))
+        solved = _free_lens(card, spans, start)
     if solved is None:
         return None
     pose = fit.pose(solved)
@@ -88,6 +83,30 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     if card_error > card_limit or fit.castle_cost(solved) > MIN_GAIN * fit.castle_cost(start):
         return None
     return replace(card.seen_through(pose), focal_source=card.focal_source if lens_known else "castle")
+
+
+def _free_lens(card: CardDetection, spans: CastleSpans, start: np.ndarray) -> np.ndarray | None:
+    """The focal length, k1 and pose fitted to the card and the castle (no camera profile given)."""
+    fit = _CastleFit(card, spans)
+    solved = _solved(fit, start, PLAUSIBLE_K1)
+    if solved is None or not _against_bound(solved[1], PLAUSIBLE_K1):
+        return solved
+    # The walls pulled k1 as far as a camera's can go: the towers may have been read too poorly (a blurred or
+    # heavily compressed photo) to tell k1 from the focal length and the tilt, and such a lens shifts the whole
+    # castle. Fit the focal length and the pose alone, the lens taken as free of distortion (closer to most than
+    # either bound).
+    start = start.copy()
+    start[1] = 0.0
+    undistorted = _solved(fit, start, (-NO_DISTORTION, NO_DISTORTION))
+    # ... unless the barrel is real: seen from nearly straight above, the focal length is hardly told from the
+    # castle, only k1 over its square is, and a lens of strong barrel distortion, its focal length held near the
+    # card's default by the prior, takes k1 to its bound (fresh 17600-016: k1 -0.25 at 1,263 px fitted as -0.35 at
+    # 1,516 px, which bends the photo alike; without distortion the walls misfit four times as much and the castle
+    # was placed 23 mm off).
+    if solved[1] < 0 and (undistorted is None or
+                          fit.castle_cost(solved) < BARREL_KEPT_SHARE * fit.castle_cost(undistorted)):
+        return solved
+    return undistorted
 
 
 def _solved(fit: _CastleFit, start: np.ndarray, k1_bounds: tuple[float, float],
