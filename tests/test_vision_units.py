@@ -809,6 +809,40 @@ def test_a_tower_hidden_behind_a_keep_is_inferred_where_two_open_walls_end_but_a
     assert len(hidden_towers(view, classes(True), in_line, run, [keep], NOMINAL_PROFILE)) == 1
 
 
+def test_a_tower_at_a_courtyards_corner_behind_a_keep_is_offered_with_its_two_walls():
+    """Two towers a short span's diagonal apart, the corner completing their right angle empty of towers and a keep
+    beside it (a double keep leaning over a courtyard's corner from a steep view: fresh 17600-002): a tower is
+    offered there, with its walls to both and the open wall that ran towards it in their place; not where the table
+    shows at the corner, nor with no keep near to hide it."""
+    from tablesight.calibration.pieces import NOMINAL_PROFILE
+    from tablesight.vision.castellan.carving import PixelClasses
+    from tablesight.vision.castellan.hidden_towers import corners_behind_keeps
+    from tablesight.vision.castellan.keeps import KeepReading
+    from tablesight.vision.castellan.towers import TowerReading
+    from tablesight.vision.castellan.walls import WallReading
+
+    view = _straight_down_view()
+    corner = (0.0, 64.0)
+    towers = [TowerReading(0.0, 0.0, 12.0), TowerReading(64.0, 64.0, 12.0), TowerReading(64.0, 0.0, 12.0)]
+    walls = [WallReading("short", 0, 2, None, 1.0), WallReading("short", 2, 1, None, 1.0),
+             WallReading("long", 0, None, (0.0, 128.0), 1.0)]  # the run through the corner, read on past it
+    keep = KeepReading("red", 28.0, 40.0, True, True, 64.0)
+
+    def classes(tower_seen: bool) -> PixelClasses:
+        grey = np.zeros(view.image.shape[:2], np.uint8)
+        if tower_seen:
+            top = cv2.perspectiveTransform(np.array([[corner]]), view.plane_homography(30.0))[0, 0]
+            cv2.circle(grey, tuple(int(v) for v in top), 30, 255, -1)
+        return PixelClasses(grey, {c: np.zeros_like(grey) for c in ("red", "blue", "yellow", "green")})
+
+    (found,) = corners_behind_keeps(view, classes(True), towers, walls, [keep], NOMINAL_PROFILE)
+    assert np.hypot(found.x - corner[0], found.y - corner[1]) < 1 and found.sides == (0, 1) and found.open == (2,)
+    assert found.keep is keep and found.tower(12.0).inferred
+    assert corners_behind_keeps(view, classes(False), towers, walls, [keep], NOMINAL_PROFILE) == []
+    far_keep = KeepReading("red", 1000.0, 1000.0, True, True, 64.0)
+    assert corners_behind_keeps(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
+
+
 def test_a_tower_the_usual_look_read_where_open_walls_of_the_kept_look_end_is_that_tower():
     """A look taking shadows for table lost a pale corner tower but kept the two walls ending in it (fresh
     11800-003), or towers at the castle's open ends (11400-023): the usual look's tower there is taken back, not

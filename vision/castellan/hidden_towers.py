@@ -40,6 +40,9 @@ ACROSS_COSINE = math.cos(math.radians(45))  # walls meeting at a corner or a T: 
 # carving loses a tower so hidden: fresh 17100-013, 0.47 of it behind a blue double keep). The wall is marked so
 # (`WallReading.end_hidden`), for the reading to list that end to check.
 OPEN_END_HIDDEN_SHARE = 0.3
+# Two towers a short span's diagonal apart, give or take each one's reading and a hand-built castle's slack.
+CORNER_SLACK_MM = 10.0
+IN_LINE_COSINE = math.cos(math.radians(20))  # an open wall runs towards a point this near its direction
 IN_RUN_MIDDLE_SHARE = 0.15  # how far (share of a short span) from a long wall's middle a tower splitting it stands
 
 
@@ -82,6 +85,58 @@ def hidden_towers(view: TableView, classes: PixelClasses, towers: list[TowerRead
         keep = min(near, key=lambda k: math.dist(point, (k.x, k.y))) if near else None
         found.append(HiddenTower(float(point[0]), float(point[1]), tuple(members), keep))
     return found
+
+
+@dataclass(frozen=True)
+class CornerBehindKeep:
+    """A tower unseen at the corner two towers a short span from it would make (`corners_behind_keeps`), with its
+    two walls (`sides`: the towers they leave) and the open walls from those towers that run towards it (`open`)."""
+
+    x: float
+    y: float
+    sides: tuple[int, int]
+    open: tuple[int, ...]
+    keep: KeepReading
+
+    def tower(self, radius_mm: float) -> TowerReading:
+        return TowerReading(self.x, self.y, radius_mm, inferred=True, behind_keep=True)
+
+
+def corners_behind_keeps(view: TableView, classes: PixelClasses, towers: list[TowerReading], walls: list[WallReading],
+                         keeps: list[KeepReading], profile: PieceProfile) -> list[CornerBehindKeep]:
+    """Towers unseen at a courtyard's corner, with both their walls: where two towers stand a short span's diagonal
+    apart, the corner completing their right angle holds no tower, a keep stands near enough to hide one there
+    (`keeps_near`: a double keep leaning over it from a steep view) and the tower's body is seen as grey or a keep
+    all round (MIN_COVERED). Fresh 17600-002 and 17700-013 (32-40°): a red double keep in the corner of its
+    courtyard hid the tower and the walls to it, the keep read outside every courtyard and its courtyard lost. The
+    reader keeps such a corner only where the board with it breaks fewer rules."""
+    dims = profile.dimensions
+    short = dims.centre_spacing("short")
+    found: list[CornerBehindKeep] = []
+    for a in range(len(towers)):
+        for b in range(a + 1, len(towers)):
+            start, end = np.asarray(towers[a].position, float), np.asarray(towers[b].position, float)
+            if abs(math.dist(start, end) - short * math.sqrt(2)) > CORNER_SLACK_MM:
+                continue
+            middle, half = (start + end) / 2, (end - start) / 2
+            for corner in (middle + (-half[1], half[0]), middle + (half[1], -half[0])):
+                if tower_stands_within_reach(corner, towers, dims):
+                    continue
+                near = keeps_near(corner, keeps, dims)
+                if not near or _covered_share(view, classes, corner, profile) < MIN_COVERED:
+                    continue
+                keep = min(near, key=lambda k: math.dist(corner, (k.x, k.y)))
+                heading = [i for i, w in enumerate(walls) if w.end is None and w.open_point is not None
+                           and w.start in (a, b) and _runs_towards(towers[w.start], w.open_point, corner)]
+                found.append(CornerBehindKeep(float(corner[0]), float(corner[1]), (a, b), tuple(heading), keep))
+    return found
+
+
+def _runs_towards(tower: TowerReading, open_point: tuple[float, float], corner: np.ndarray) -> bool:
+    """Whether an open wall leaving `tower` runs towards `corner` (within ACROSS_COSINE's complement: in line)."""
+    run = np.asarray(open_point, float) - tower.position
+    to = corner - np.asarray(tower.position, float)
+    return float(run @ to) > IN_LINE_COSINE * float(np.linalg.norm(run) * np.linalg.norm(to))
 
 
 def towers_another_look_saw(towers: list[TowerReading], walls: list[WallReading], seen: list[TowerReading],

@@ -27,6 +27,7 @@ from tablesight.vision.castellan.courtyard_keeps import keeps_in_courtyards
 from tablesight.vision.castellan.double_keeps import decide_doubles
 from tablesight.vision.castellan.hidden_towers import (
     HiddenTower,
+    corners_behind_keeps,
     hidden_towers,
     towers_another_look_saw,
     towers_in_runs_another_look_saw,
@@ -111,6 +112,33 @@ class PieceInference:
                 f"a tower at ({hidden.x:.0f}, {hidden.y:.0f}) mm, {_hiding(hidden)}, was inferred from the wall ending "
                 f"there: without it the castle breaks more rules — check it"))
 
+    def _corners_the_rules_need(self, reading: PhotoReading) -> None:
+        """Towers hidden behind keeps at a courtyard's corner, with their two walls (`corners_behind_keeps`), each
+        kept in place of the open walls from its neighbours that ran towards it where the board then breaks fewer
+        rules, and named in the notes."""
+        broken, tried = self._rules_broken(reading), set()
+        while broken:
+            found = [c for c in corners_behind_keeps(reading.view, reading.classes, reading.towers, reading.walls,
+                                                     reading.keeps, self.profile)
+                     if (round(c.x), round(c.y)) not in tried]
+            if not found:
+                return
+            corner = found[0]
+            tried.add((round(corner.x), round(corner.y)))
+            before = list(reading.towers), list(reading.walls)
+            index = len(reading.towers)
+            reading.towers = [*reading.towers, corner.tower(self.profile.dimensions.tower_radius)]
+            reading.walls = [w for i, w in enumerate(reading.walls) if i not in corner.open] + [
+                WallReading("short", side, index, None, 0.0, inferred=True) for side in corner.sides]
+
+            def undo(before=before) -> None:
+                reading.towers, reading.walls = before
+
+            broken = self._kept_if_fewer_broken(reading, broken, undo, (
+                f"a tower at ({corner.x:.0f}, {corner.y:.0f}) mm, hidden behind the {corner.keep.color} keep at a "
+                f"courtyard's corner, was inferred with its two walls: without them the castle breaks more rules — "
+                f"check them"))
+
     def _towers_where_walls_end_on_long_walls(self, reading: PhotoReading) -> None:
         """A tower unseen where an open wall ends across the middle of a long wall (`walls_ending_on_long_walls`):
         the open wall joined to it, the long wall split into the two short walls joining it; each kept where the
@@ -184,6 +212,7 @@ class PieceInference:
             towers = len(reading.towers)
             self._towers_the_rules_need(reading.view, reading.classes, reading.region, reading.planes,
                                         reading.wall_solid, reading)
+            self._corners_the_rules_need(reading)
             self.split_long_walls_at_towers(reading.view, reading.classes, reading.region, reading.planes,
                                              reading.wall_solid, reading)
             self._towers_where_walls_end_on_long_walls(reading)
