@@ -813,7 +813,7 @@ def test_a_tower_at_a_courtyards_corner_behind_a_keep_is_offered_with_its_two_wa
     """Two towers a short span's diagonal apart, the corner completing their right angle empty of towers and a keep
     beside it (a double keep leaning over a courtyard's corner from a steep view: fresh 17600-002): a tower is
     offered there, with its walls to both and the open wall that ran towards it in their place; not where the table
-    shows at the corner, nor with no keep near to hide it."""
+    shows at the corner, nor with no keep near to hide it, nor where another wall runs through it."""
     from tablesight.calibration.pieces import NOMINAL_PROFILE
     from tablesight.vision.castellan.carving import PixelClasses
     from tablesight.vision.castellan.hidden_towers import corners_behind_keeps
@@ -841,6 +841,10 @@ def test_a_tower_at_a_courtyards_corner_behind_a_keep_is_offered_with_its_two_wa
     assert corners_behind_keeps(view, classes(False), towers, walls, [keep], NOMINAL_PROFILE) == []
     far_keep = KeepReading("red", 1000.0, 1000.0, True, True, 64.0)
     assert corners_behind_keeps(view, classes(True), towers, walls, [far_keep], NOMINAL_PROFILE) == []
+    # A long wall read through the corner from a tower beyond: no corner of a courtyard there (fresh 17900-026).
+    through = [*towers, TowerReading(-64.0, 64.0, 12.0)]
+    assert corners_behind_keeps(view, classes(True), through, [*walls, WallReading("long", 3, 1, None, 1.0)],
+                                [keep], NOMINAL_PROFILE) == []
 
 
 def test_a_tower_the_usual_look_read_where_open_walls_of_the_kept_look_end_is_that_tower():

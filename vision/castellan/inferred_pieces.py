@@ -114,13 +114,16 @@ class PieceInference:
 
     def _corners_the_rules_need(self, reading: PhotoReading) -> None:
         """Towers hidden behind keeps at a courtyard's corner, with their two walls (`corners_behind_keeps`), each
-        kept in place of the open walls from its neighbours that ran towards it where the board then breaks fewer
-        rules, and named in the notes."""
+        kept in place of the open walls from its neighbours that ran towards it where the keep hiding it stood
+        outside every courtyard and no longer does, and the board then breaks fewer rules; named in the notes. Only
+        for such a keep: a corner offered to mend other broken rules took a messy reading further off (sample 021:
+        the towers then read in long walls' runs put more short walls on the table than the box holds)."""
         broken, tried = self._rules_broken(reading), set()
         while broken:
+            outside = self._keeps_outside(reading)
             found = [c for c in corners_behind_keeps(reading.view, reading.classes, reading.towers, reading.walls,
                                                      reading.keeps, self.profile)
-                     if (round(c.x), round(c.y)) not in tried]
+                     if (round(c.x), round(c.y)) not in tried and (c.keep.x, c.keep.y) in outside]
             if not found:
                 return
             corner = found[0]
@@ -134,10 +137,20 @@ class PieceInference:
             def undo(before=before) -> None:
                 reading.towers, reading.walls = before
 
+            if (corner.keep.x, corner.keep.y) in self._keeps_outside(reading):
+                undo()
+                continue
             broken = self._kept_if_fewer_broken(reading, broken, undo, (
                 f"a tower at ({corner.x:.0f}, {corner.y:.0f}) mm, hidden behind the {corner.keep.color} keep at a "
-                f"courtyard's corner, was inferred with its two walls: without them the castle breaks more rules — "
-                f"check them"))
+                f"courtyard's corner, was inferred with its two walls: without them the keep stands outside every "
+                f"courtyard — check them"))
+
+    def _keeps_outside(self, reading: PhotoReading) -> set[tuple[float, float]]:
+        """Where the reading's keeps that stand outside every courtyard of its board stand (table mm)."""
+        report = score_board(board_of(reading), self.profile.dimensions)
+        outside = {w.where for w in report.warnings if w.code == "keep-outside-courtyard"}
+        return {(k.x, k.y) for k, on_board in zip(reading.keeps, report.board.keeps, strict=True)
+                if on_board.position in outside}
 
     def _towers_where_walls_end_on_long_walls(self, reading: PhotoReading) -> None:
         """A tower unseen where an open wall ends across the middle of a long wall (`walls_ending_on_long_walls`):
