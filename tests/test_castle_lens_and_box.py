@@ -57,6 +57,19 @@ def _card_seen_through(lens: Lens, noise_px: float = 0.0, rng=None) -> CardDetec
                          np.full(3, 230.0), np.full(3, 20.0))
 
 
+def _card_photographed(camera: CameraPose, seen_through: Lens, table: np.ndarray, source: str) -> CardDetection:
+    """The card lying at `table` (its corners, mm) as `camera` photographs it, its pose solved through another lens
+    (`seen_through`), as the card finder would with `source` for its focal length."""
+    pixels = camera.project(table)
+    _, rvec, tvec = cv2.solvePnP(np.column_stack([table, np.zeros(len(table))]), pixels, seen_through.matrix,
+                                 seen_through.distortion)
+    pose = CameraPose(seen_through, rvec.ravel(), tvec.ravel())
+    error = float(np.median(np.linalg.norm(pose.project(table) - pixels, axis=1)))
+    homography, _ = cv2.findHomography(table, pixels)
+    return CardDetection(np.arange(len(table)), pixels, table, homography, pose, source, error,
+                         np.full(3, 230.0), np.full(3, 20.0))
+
+
 def test_the_castle_corrects_the_lens_and_the_tilt_the_card_alone_got_wrong():
     """The card's corners found to 0.3 px, the towers to 1 px, through a lens 12 % long and without
     its barrel distortion: fitted with the castle's walls (along its axes, a span long), tower bases
@@ -138,16 +151,8 @@ def test_a_lens_fit_ending_against_k1s_bound_is_fitted_again_without_distortion(
     half = NOMINAL_PROFILE.tower_height * 0.5
     pincushion = Lens(TRUE_LENS.matrix, np.array([PLAUSIBLE_K1[1] + 0.15, 0, 0, 0, 0]), SIZE)
     camera = CameraPose(pincushion, TRUE_POSE.rvec, TRUE_POSE.tvec)
-    table = board_object_points()[:, :2]
-    pixels = camera.project(table)
-    seen_through = Lens.pinhole(1300.0, SIZE)
-    _, rvec, tvec = cv2.solvePnP(np.column_stack([table, np.zeros(len(table))]), pixels, seen_through.matrix,
-                                 seen_through.distortion)
-    pose = CameraPose(seen_through, rvec.ravel(), tvec.ravel())
-    error = float(np.median(np.linalg.norm(pose.project(table) - pixels, axis=1)))
-    homography, _ = cv2.findHomography(table, pixels)
-    card = CardDetection(np.arange(len(table)), pixels, table, homography, pose, "card", error,
-                         np.full(3, 230.0), np.full(3, 20.0))
+    card = _card_photographed(camera, Lens.pinhole(1300.0, SIZE), board_object_points()[:, :2], "card")
+    pose = card.pose
     readings = [TowerReading(*p, DIMS.tower_radius) for p in pose.table_point(camera.project(towers, half), half)]
     refined = refine_card_lens(card, readings, walls, NOMINAL_PROFILE)
     assert refined is not None and refined.focal_source == "castle"
@@ -167,20 +172,11 @@ def test_a_strong_barrel_lens_seen_from_nearly_straight_above_keeps_its_barrel_a
     camera = CameraPose(lens, np.array([0.05, 0.0, 0.0]), np.array([-350.0, -450.0, 1700.0]))
     towers, walls = _castle(rows=12, cols=16)
     towers = towers + np.array([-30.0, -150.0])
-    table = board_object_points()[:, :2]
-    card_at = table + np.array([880.0, 50.0])
-    pixels = camera.project(card_at)
-    default = Lens.pinhole(0.8 * size[0], size)
-    _, rvec, tvec = cv2.solvePnP(np.column_stack([card_at, np.zeros(len(table))]), pixels, default.matrix,
-                                 default.distortion)
-    pose = CameraPose(default, rvec.ravel(), tvec.ravel())
-    error = float(np.median(np.linalg.norm(pose.project(card_at) - pixels, axis=1)))
-    homography, _ = cv2.findHomography(card_at, pixels)
-    card = CardDetection(np.arange(len(table)), pixels, card_at, homography, pose, "default", error,
-                         np.full(3, 230.0), np.full(3, 20.0))
+    card_at = board_object_points()[:, :2] + np.array([880.0, 50.0])
+    card = _card_photographed(camera, Lens.pinhole(0.8 * size[0], size), card_at, "default")
     half = NOMINAL_PROFILE.tower_height * 0.5
     seen = camera.project(towers, half) + np.random.default_rng(3).normal(0, 0.7, (len(towers), 2))
-    readings = [TowerReading(*p, DIMS.tower_radius) for p in pose.table_point(seen, half)]
+    readings = [TowerReading(*p, DIMS.tower_radius) for p in card.pose.table_point(seen, half)]
     refined = refine_card_lens(card, readings, walls, NOMINAL_PROFILE)
     assert refined is not None
     assert refined.pose.lens.distortion[0] < PLAUSIBLE_K1[0] + 0.01
