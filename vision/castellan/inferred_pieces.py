@@ -121,6 +121,8 @@ class PieceInference:
         broken, tried = self._rules_broken(reading), set()
         while broken:
             outside = self._keeps_outside(reading)
+            if not outside:
+                return
             found = [c for c in corners_behind_keeps(reading.view, reading.classes, reading.towers, reading.walls,
                                                      reading.keeps, self.profile)
                      if (round(c.x), round(c.y)) not in tried and (c.keep.x, c.keep.y) in outside]
