@@ -132,9 +132,11 @@ class PieceInference:
             tried.add((round(corner.x), round(corner.y)))
             before = list(reading.towers), list(reading.walls)
             index = len(reading.towers)
-            reading.towers = [*reading.towers, corner.tower(self.profile.dimensions.tower_radius)]
             reading.walls = [w for i, w in enumerate(reading.walls) if i not in corner.open] + [
                 WallReading("short", side, index, None, 0.0, inferred=True) for side in corner.sides]
+            # Its other sockets read: an open wall read on through the corner ran on beyond it (fresh 17800-020).
+            self._join_towers([(corner.tower(self.profile.dimensions.tower_radius), ())], reading.wall_solid,
+                              reading.region, reading.planes, reading)
 
             def undo(before=before) -> None:
                 reading.towers, reading.walls = before
