@@ -108,9 +108,10 @@ def corners_behind_keeps(view: TableView, classes: PixelClasses, towers: list[To
     """Towers unseen at a courtyard's corner, with both their walls: where two towers stand a short span's diagonal
     apart, the corner completing their right angle holds no tower, a keep stands near enough to hide one there
     (`keeps_near`: a double keep leaning over it from a steep view) and the tower's body is seen as grey or a keep
-    all round (MIN_COVERED). Fresh 17600-002 and 17700-013 (32-40°): a red double keep in the corner of its
-    courtyard hid the tower and the walls to it, the keep read outside every courtyard and its courtyard lost. The
-    reader keeps such a corner only where the board with it breaks fewer rules."""
+    all round (MIN_COVERED). Fresh 17600-002 (32°): a red double keep in the corner of its courtyard hid the tower and
+    the walls to it, the keep was read outside every courtyard and its courtyard lost. The reader keeps such a corner
+    only where it brings that keep into a courtyard and the board then breaks fewer rules (`PieceInference`; fresh
+    17700-013 is one it cannot: a tower misread elsewhere fills the box, and the corner's tower would be one over)."""
     dims = profile.dimensions
     short = dims.centre_spacing("short")
     found: list[CornerBehindKeep] = []
@@ -150,7 +151,7 @@ def _wall_through(point: np.ndarray, towers: list[TowerReading], walls: list[Wal
 
 
 def _runs_towards(tower: TowerReading, open_point: tuple[float, float], corner: np.ndarray) -> bool:
-    """Whether an open wall leaving `tower` runs towards `corner` (within ACROSS_COSINE's complement: in line)."""
+    """Whether an open wall leaving `tower` runs towards `corner` (its direction within IN_LINE_COSINE's angle)."""
     run = np.asarray(open_point, float) - tower.position
     to = corner - np.asarray(tower.position, float)
     return float(run @ to) > IN_LINE_COSINE * float(np.linalg.norm(run) * np.linalg.norm(to))
