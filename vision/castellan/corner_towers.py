@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.hidden_towers import open_wall_meetings
 from tablesight.vision.castellan.towers import TowerReading, tower_stands_within_reach
@@ -32,6 +31,7 @@ from tablesight.vision.castellan.walls import (
     far_end,
     find_walls,
     meeting_distance,
+    on_a_wall_read,
     solid_along,
 )
 from tablesight.vision.table_view import Region
@@ -160,10 +160,7 @@ def _along_a_wall_read(start: np.ndarray, end: np.ndarray, towers: list[TowerRea
                        dims: PieceDimensions) -> bool:
     """Whether the middle of a run from `start` to `end` lies on a wall already read (a wall passing the open end:
     the run found is that wall's body, not another wall in the same tower)."""
-    middle = tuple((start + end) / 2)
-    reach = dims.wall_thickness / 2 + dims.tower_radius
-    return any(point_segment_distance(middle, towers[wall.start].position, tuple(far_end(wall, wall.start, towers)))
-               < reach for wall in walls)
+    return on_a_wall_read((start + end) / 2, towers, walls, dims)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

@@ -21,13 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from tablesight.calibration.pieces import PieceProfile
-from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.carving import PixelClasses
 from tablesight.vision.castellan.keeps import KeepReading
 from tablesight.vision.castellan.thin_towers import THIN_SHARE, keeps_hide
 from tablesight.vision.castellan.towers import TowerReading, median_seen_radius, tower_stands_within_reach
-from tablesight.vision.castellan.walls import WallReading, meeting_distance
+from tablesight.vision.castellan.walls import WallReading, meeting_distance, on_a_wall_read
 from tablesight.vision.table_view import Region, TableView
 
 MIN_WALLS = 2  # open walls ending at one point (one open wall is an ordinary open end)
@@ -130,24 +129,10 @@ def corners_behind_keeps(view: TableView, classes: PixelClasses, towers: list[To
                 keep = min(near, key=lambda k: math.dist(corner, (k.x, k.y)))
                 heading = [i for i, w in enumerate(walls) if w.end is None and w.open_point is not None
                            and w.start in (a, b) and _runs_towards(towers[w.start], w.open_point, corner)]
-                if _wall_through(corner, towers, walls, heading, dims):
-                    continue
+                if on_a_wall_read(corner, towers, walls, dims, but=heading):
+                    continue  # a wall there is no corner's (fresh 17900-026: one inferred so broke nine rules more)
                 found.append(CornerBehindKeep(float(corner[0]), float(corner[1]), (a, b), tuple(heading), keep))
     return found
-
-
-def _wall_through(point: np.ndarray, towers: list[TowerReading], walls: list[WallReading], but: list[int],
-                  dims: PieceDimensions) -> bool:
-    """Whether a wall read (other than those `but`) runs through a tower standing at `point`: a wall there is no
-    corner's (fresh 17900-026: one inferred beside two walls read through the corner broke nine rules more)."""
-    reach = dims.tower_radius + dims.wall_thickness / 2
-    for i, wall in enumerate(walls):
-        if i in but:
-            continue
-        end = towers[wall.end].position if wall.end is not None else wall.open_point
-        if end is not None and point_segment_distance(tuple(point), towers[wall.start].position, end) < reach:
-            return True
-    return False
 
 
 def _runs_towards(tower: TowerReading, open_point: tuple[float, float], corner: np.ndarray) -> bool:

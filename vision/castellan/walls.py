@@ -8,11 +8,12 @@ short wall's span is short + tower, a long wall's twice that.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from tablesight.scoring.castellan.geometry import point_segment_distance
 from tablesight.scoring.castellan.pieces import PieceDimensions
 from tablesight.vision.castellan.towers import TowerReading
 from tablesight.vision.table_view import Region
@@ -687,6 +688,16 @@ def _held_towards(tower: int, heading: np.ndarray, walls: list[WallReading], tow
             if heading @ towards > SAME_SOCKET_COSINE * np.linalg.norm(heading) * np.linalg.norm(towards):
                 return True
     return False
+
+
+def on_a_wall_read(point: np.ndarray, towers: list[TowerReading], walls: list[WallReading], dims: PieceDimensions,
+                   but: Collection[int] = ()) -> bool:
+    """Whether a tower's footprint at `point` (table mm) would meet a wall read (of `walls`, other than those `but`):
+    the point lies within a tower's radius of the wall's side."""
+    reach = dims.wall_thickness / 2 + dims.tower_radius
+    return any(point_segment_distance(tuple(point), towers[wall.start].position,
+                                      tuple(far_end(wall, wall.start, towers))) < reach
+               for i, wall in enumerate(walls) if i not in but)
 
 
 def far_end(wall: WallReading, tower: int, towers: list[TowerReading]) -> np.ndarray:
