@@ -64,6 +64,11 @@ class Trust:
         """Keeps read with a tower or two: a claim needs a courtyard, so a castle is likely there, unseen."""
         return self.few_towers and self.keeps > 0
 
+    @property
+    def rule_breaking_pieces(self) -> int:
+        """The misread pieces the board's broken rules take (the rest were read apart from the castle)."""
+        return self.misread_pieces - self.stranded
+
     def _castle_unseen_advice(self) -> str:
         return (f"only {self.towers} tower(s) read, yet {self.keeps} keep(s): keeps stand in courtyards, so a castle "
                 f"is likely there but its grey pieces hardly stand out from this table — take the photo again with "
@@ -75,8 +80,8 @@ class Trust:
             return f"likely misread (do not rely on these scores): {self._castle_unseen_advice()}"
         if self.level == "misread":
             faults = []  # pieces read apart from the castle break no rule: the notes name them, not the warnings
-            if self.misread_pieces > self.stranded:
-                faults.append(f"the board read breaks the rules at {self.misread_pieces - self.stranded} piece(s)")
+            if self.rule_breaking_pieces > 0:
+                faults.append(f"the board read breaks the rules at {self.rule_breaking_pieces} piece(s)")
             if self.stranded:
                 faults.append(f"{self.stranded} piece(s) were read apart from the castle (named in the notes)")
             return (f"likely misread: {' and '.join(faults)} over {self.towers} tower(s); do not rely on these scores "
@@ -84,8 +89,8 @@ class Trust:
                     f"correct the board by hand")
         if self.level == "check":
             listed = []  # what the report lists below it: the warnings and the pieces in doubt
-            if self.misread_pieces > self.stranded:
-                listed.append(f"{self.misread_pieces - self.stranded} piece(s) breaking the rules")
+            if self.rule_breaking_pieces > 0:
+                listed.append(f"{self.rule_breaking_pieces} piece(s) breaking the rules")
             if self.doubts:
                 listed.append(f"{self.doubts} piece(s) in doubt")
             if self.unclaimed:
@@ -114,7 +119,8 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt."""
     towers = len(reading.towers)
     reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
-    misread = rules_broken(reading_faults) + reading.stranded
+    broken = rules_broken(reading_faults)
+    misread = broken + reading.stranded
     unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
     colours = reading.table_keep_colours
     unclaimed = unclaimed if unclaimed > MAX_FORGOTTEN_CLAIMS or (unclaimed and colours) else 0
@@ -124,7 +130,7 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     # Of the pieces left apart, only the towers (set apart as specks, `reading.apart`) count towards a new photo: the
     # keep-coloured ones (a die, a reserve, the table's own colour seen between the walls) ask for a check, none a
     # castle piece misread (fresh 16900-029: 30 such patches on a green check, the board exact, was "likely misread").
-    castle_misread = rules_broken(reading_faults) + len(reading.apart.towers)
+    castle_misread = broken + len(reading.apart.towers)
     if castle_misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
         return replace(trust, level="misread")
     if misread or doubts or unclaimed or trust.few_towers or first_look:
