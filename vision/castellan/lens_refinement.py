@@ -72,7 +72,7 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     if lens_known:
         solved = _solved(fit, start, (start[1] - NO_DISTORTION, start[1] + NO_DISTORTION), fixed_focal=True)
     else:
-        solved = _free_lens(card, spans, start)
+        solved = _free_lens(fit, start)
     if solved is None:
         return None
     pose = fit.pose(solved)
@@ -85,9 +85,8 @@ def refine_card_lens(card: CardDetection, towers: list[TowerReading], walls: lis
     return replace(card.seen_through(pose), focal_source=card.focal_source if lens_known else "castle")
 
 
-def _free_lens(card: CardDetection, spans: CastleSpans, start: np.ndarray) -> np.ndarray | None:
+def _free_lens(fit: _CastleFit, start: np.ndarray) -> np.ndarray | None:
     """The focal length, k1 and pose fitted to the card and the castle (no camera profile given)."""
-    fit = _CastleFit(card, spans)
     solved = _solved(fit, start, PLAUSIBLE_K1)
     if solved is None or not _against_bound(solved[1], PLAUSIBLE_K1):
         return solved
