@@ -99,8 +99,8 @@ SHORT_COLOUR_LEAN = 0.5
 # The lean (with the shadow) and the area measure one blob. Each opposing the other beyond this log-likelihood ratio
 # (over 50 : 1 either way) means one of them was misled (a keep on a table of its colour, its blob's sides lost
 # to the table: fresh 18100-028, a blue double on blue cloth leaning as a single, ratio 1 : 70,000, yet carving
-# a double's area, 60 : 1), and the call is not certain. Replayed on the keeps of 606 photos (samples, fresh
-# 16600-18100): certain and wrong calls 9 -> 7, right calls made doubtful 7 of 3,888.
+# a double's area, 60 : 1), and the call is not certain. Replayed on the keeps of 544 photos (samples, fresh
+# 16600-17300 and 17500-18100): certain and wrong calls 9 -> 7, right calls made doubtful 9 of 4,903.
 OPPOSED_MEASURES_EVIDENCE = 4.0
 
 
