@@ -1954,24 +1954,6 @@ def test_a_keep_whose_two_lean_measures_disagree_is_not_called_certain():
     assert not disagreeing.double_certain
 
 
-def test_a_keep_leaning_as_a_single_but_carving_a_doubles_area_is_not_called_certain():
-    """Fresh 18100-028: a blue double on blue cloth leaned as a single (its sides lost to the table) yet carved a
-    double's area, and was called single for certain."""
-    from tablesight.vision.castellan.double_keeps import decide_doubles
-    from tablesight.vision.castellan.keeps import KeepReading
-
-    def keep(x, lean, width, area):  # 15 mm between a single's lean and a double's
-        return KeepReading("blue", x, 0.0, False, False, None, lean_share=lean, lean_span_mm=15.0, width_share=width,
-                           width_span_mm=12.0, area_share=area)
-
-    singles = [keep(0, -0.05, 0.0, 0.46), keep(60, 0.05, 0.05, 0.53), keep(120, 0.0, -0.05, 0.58),
-               keep(180, 0.02, 0.1, 0.5)]
-    as_its_colour = decide_doubles([*singles, keep(240, 0.0, 0.02, 0.55)])
-    assert all(not k.double and k.double_certain for k in as_its_colour)
-    carving_more = decide_doubles([*singles, keep(240, 0.0, 0.02, 0.75)])[4]
-    assert not carving_more.double and not carving_more.double_certain
-
-
 def test_what_a_view_derives_from_the_photo_is_made_once_per_key():
     from tablesight.calibration.card_detection import virtual_card
     from tablesight.vision.table_view import TableView

@@ -96,12 +96,6 @@ TABLE_COLOUR_CERTAIN_ODDS = CERTAIN_ODDS ** 2
 # Replayed on the keeps of 320 photos (samples, fresh 16600-17300): certain and wrong calls 7 -> 5, right calls made
 # doubtful 5 of 2,842.
 SHORT_COLOUR_LEAN = 0.5
-# The lean (with the shadow) and the area measure one blob. Each opposing the other beyond this log-likelihood ratio
-# (over 50 : 1 either way) means one of them was misled (a keep on a table of its colour, its blob's sides lost
-# to the table: fresh 18100-028, a blue double on blue cloth leaning as a single, ratio 1 : 70,000, yet carving
-# a double's area, 60 : 1), and the call is not certain. Replayed on the keeps of 544 photos (samples, fresh
-# 16600-17300 and 17500-18100): certain and wrong calls 9 -> 7, right calls made doubtful 9 of 4,903.
-OPPOSED_MEASURES_EVIDENCE = 4.0
 
 
 def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = ()) -> list[KeepReading]:
@@ -129,8 +123,8 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
         no_double = (1 - DOUBLED_CLAIM_SHARE) ** len(members)
         log_prior_each = math.log((1 - no_double) / len(members))
         scores = {None: math.log(no_double)}
-        by_lean = {i: _double_evidence(keeps[i], spread, shadow_outliers) for i in measured}
-        scores.update({i: log_prior_each + by_lean[i] + by_area.get(i, 0.0) for i in measured})
+        scores.update({i: log_prior_each + _double_evidence(keeps[i], spread, shadow_outliers) + by_area.get(i, 0.0)
+                       for i in measured})
         top = max(scores.values())
         weights = {h: math.exp(s - top) for h, s in scores.items()}
         # Unmeasured keeps of the colour could be the double too: their hypotheses keep their prior.
@@ -142,16 +136,11 @@ def decide_doubles(keeps: list[KeepReading], tables_colours: Collection[str] = (
             on_table_colour = keeps[i].color in tables_colours or keeps[i].on_its_colour
             odds = TABLE_COLOUR_CERTAIN_ODDS if on_table_colour else CERTAIN_ODDS
             certain = (not 1 / (1 + odds) <= p_double <= odds / (1 + odds) and _leans_agree(keeps[i], spread)
-                       and not short and not _measures_opposed(by_lean[i], by_area.get(i, 0.0)))
+                       and not short)
             decided[i] = replace(keeps[i], double=i == best, double_certain=certain)
         if best is not None:
             decided[best] = _placed_as_double(decided[best])
     return decided
-
-
-def _measures_opposed(lean_evidence: float, area_evidence: float) -> bool:
-    """Whether a keep's lean (and shadow) and its area each say the other way, strongly (OPPOSED_MEASURES_EVIDENCE)."""
-    return lean_evidence * area_evidence < 0 and min(abs(lean_evidence), abs(area_evidence)) > OPPOSED_MEASURES_EVIDENCE
 
 
 def _measured_short(colour_keeps: list[KeepReading]) -> bool:
