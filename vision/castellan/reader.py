@@ -68,6 +68,7 @@ from tablesight.vision.castellan.shadows import with_shadow_evidence
 from tablesight.vision.castellan.specks import drop_specks
 from tablesight.vision.castellan.timing import timed
 from tablesight.vision.castellan.towers import MIN_PROMINENCE_SHARE, find_towers
+from tablesight.vision.castellan.trust import look_misread
 from tablesight.vision.castellan.walls import (
     castle_axis,
     find_walls,
@@ -280,6 +281,7 @@ class CastellanReader:
             else:
                 spent += (time.perf_counter() - start) * 1000
         kept_towers = len(best.reading.towers)  # what its misfits were weighed over (it may change below)
+        misread_as_kept = look_misread(best.reading, best.report) if best.report is not None else 0
         kept = best.reading
         if kept is not first:  # read once more as the first was: with the keeps' shadows
             start = time.perf_counter()
@@ -288,6 +290,7 @@ class CastellanReader:
             spent += (time.perf_counter() - start) * 1000
         if spent:
             kept.timings_ms["other looks"] = spent
+        kept.look_misread, kept.look_towers = misread_as_kept, kept_towers
         if kept is not first and lost:
             kept.notes.append(f"no castle was seen the usual way; read with the colours seen another way "
                               f"({kept.look.name})")

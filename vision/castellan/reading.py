@@ -45,6 +45,11 @@ class PhotoReading:
     # Towers the first look read where another look was kept (0 where the first was): the trust weighs it only
     # where clearly more than the kept look's (`trust.LOOK_LOST_TOWERS`: part of the castle may be lost in it).
     first_look_towers: int = 0
+    # The castle's pieces the reading misread when its look was kept (`trust.look_misread`), and its towers then:
+    # the pieces inferred after (towers and walls hidden behind keeps, in runs, at corners) mend broken rules, and a
+    # reading that needed many of them to look legal is as likely misread as one still breaking them.
+    look_misread: int = 0
+    look_towers: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     # The evidence behind the pieces, for the stage views: the photo through the card, and its pixel classes.
     view: TableView | None = None

@@ -53,6 +53,10 @@ class Trust:
     first_look_towers: int = 0  # towers the first look read, where clearly more than this look's (else 0)
     keeps: int = 0  # keeps read
     stranded: int = 0  # of `misread_pieces`, those read apart from the castle (named in the notes, not the warnings)
+    # Where the rules the reading broke when its look was kept (`PhotoReading.look_misread`) make it misread, though the
+    # pieces inferred after mended them: those misread pieces and the towers then read (else 0).
+    look_misread: int = 0
+    look_towers: int = 0
 
     @property
     def few_towers(self) -> bool:
@@ -78,6 +82,11 @@ class Trust:
     def sentence(self) -> str:
         if self.level == "misread" and self.castle_unseen:
             return f"likely misread (do not rely on these scores): {self._castle_unseen_advice()}"
+        if self.level == "misread" and self.look_misread:
+            return (f"likely misread: the board as first read broke the rules at {self.look_misread} piece(s) over "
+                    f"{self.look_towers} tower(s), and the pieces inferred to mend them (listed to check) may be "
+                    f"wrong too; do not rely on these scores — take the photo again (the card beside the castle, all "
+                    f"of it in view, under even light) or correct the board by hand")
         if self.level == "misread":
             faults = []  # pieces read apart from the castle break no rule: the notes name them, not the warnings
             if self.rule_breaking_pieces > 0:
@@ -118,8 +127,7 @@ class Trust:
 def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt."""
     towers = len(reading.towers)
-    reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
-    broken = rules_broken(reading_faults)
+    broken = rules_broken(_reading_faults(report))
     misread = broken + reading.stranded
     unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
     colours = reading.table_keep_colours
@@ -130,9 +138,31 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     # Of the pieces left apart, only the towers (set apart as specks, `reading.apart`) count towards a new photo: the
     # keep-coloured ones (a die, a reserve, the table's own colour seen between the walls) ask for a check, none a
     # castle piece misread (fresh 16900-029: 30 such patches on a green check, the board exact, was "likely misread").
-    castle_misread = broken + len(reading.apart.towers)
-    if castle_misread >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers):
+    if _misread(castle_misread(reading, report), towers):
         return replace(trust, level="misread")
+    if _misread(reading.look_misread, reading.look_towers):
+        return replace(trust, level="misread", look_misread=reading.look_misread, look_towers=reading.look_towers)
     if misread or doubts or unclaimed or trust.few_towers or first_look:
         return replace(trust, level="check")
     return trust
+
+
+def castle_misread(reading: PhotoReading, report: Report) -> int:
+    """The castle's pieces misread at least: those its board's broken rules take (a player's mistakes aside), and the
+    towers set apart from it. Keep-coloured pieces left apart (a die, a reserve keep) ask only for a check."""
+    return rules_broken(_reading_faults(report)) + len(reading.apart.towers)
+
+
+def look_misread(reading: PhotoReading, report: Report) -> int:
+    """As `castle_misread`, for a reading as its look was kept: there each courtyard left unclaimed counts too, a keep
+    more likely missed than a claim forgotten (the keeps inferred after to claim them are guesses, listed to check)."""
+    return rules_broken(report) + len(reading.apart.towers)
+
+
+def _misread(pieces: int, towers: int) -> bool:
+    return pieces > 0 and pieces >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers)
+
+
+def _reading_faults(report: Report) -> Report:
+    """The report without the warnings that are a player's mistakes, not the reading's."""
+    return replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
