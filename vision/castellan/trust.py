@@ -83,10 +83,10 @@ class Trust:
         if self.level == "misread" and self.castle_unseen:
             return f"likely misread (do not rely on these scores): {self._castle_unseen_advice()}"
         if self.level == "misread" and self.look_misread:
-            return (f"likely misread: the board as first read broke the rules at {self.look_misread} piece(s) over "
-                    f"{self.look_towers} tower(s), and the pieces inferred to mend them (listed to check) may be "
-                    f"wrong too; do not rely on these scores — take the photo again (the card beside the castle, all "
-                    f"of it in view, under even light) or correct the board by hand")
+            return (f"likely misread: before pieces hidden from view were inferred, the board read broke the rules at "
+                    f"{self.look_misread} piece(s) over {self.look_towers} tower(s), and what was inferred to mend "
+                    f"them may be wrong too; do not rely on these scores — take the photo again (the card beside the "
+                    f"castle, all of it in view, under even light) or correct the board by hand")
         if self.level == "misread":
             faults = []  # pieces read apart from the castle break no rule: the notes name them, not the warnings
             if self.rule_breaking_pieces > 0:
