@@ -154,13 +154,15 @@ def castle_misread(reading: PhotoReading, report: Report) -> int:
 
 
 def look_misread(reading: PhotoReading, report: Report) -> int:
-    """As `castle_misread`, for a reading as its look was kept: there each courtyard left unclaimed counts too, a keep
-    more likely missed than a claim forgotten (the keeps inferred after to claim them are guesses, listed to check)."""
+    """As `castle_misread`, for a reading as its look was kept, with every warning counted: a courtyard left unclaimed
+    there is a keep more likely missed than a claim forgotten (the keeps inferred after to claim them are guesses,
+    listed to check); a second double keep counts too."""
     return rules_broken(report) + len(reading.apart.towers)
 
 
 def _misread(pieces: int, towers: int) -> bool:
-    return pieces > 0 and pieces >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers)
+    """Whether so many pieces misread over so many towers make a reading misread (`MISREAD_PIECES` and a share)."""
+    return pieces >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers)
 
 
 def _reading_faults(report: Report) -> Report:
