@@ -127,7 +127,8 @@ class Trust:
 def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     """The trust a reading and its board's report deserve; `doubts`: the pieces it leaves in doubt."""
     towers = len(reading.towers)
-    broken = rules_broken(_reading_faults(report))
+    reading_faults = replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
+    broken = rules_broken(reading_faults)
     misread = broken + reading.stranded
     unclaimed = sum(w.code == "unclaimed-courtyard" for w in report.warnings)
     colours = reading.table_keep_colours
@@ -138,7 +139,7 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     # Of the pieces left apart, only the towers (set apart as specks, `reading.apart`) count towards a new photo: the
     # keep-coloured ones (a die, a reserve, the table's own colour seen between the walls) ask for a check, none a
     # castle piece misread (fresh 16900-029: 30 such patches on a green check, the board exact, was "likely misread").
-    if _misread(castle_misread(reading, report), towers):
+    if _misread(broken + len(reading.apart.towers), towers):
         return replace(trust, level="misread")
     if _misread(reading.look_misread, reading.look_towers):
         return replace(trust, level="misread", look_misread=reading.look_misread, look_towers=reading.look_towers)
@@ -147,24 +148,14 @@ def reading_trust(reading: PhotoReading, report: Report, doubts: int) -> Trust:
     return trust
 
 
-def castle_misread(reading: PhotoReading, report: Report) -> int:
-    """The castle's pieces misread at least: those its board's broken rules take (a player's mistakes aside), and the
-    towers set apart from it. Keep-coloured pieces left apart (a die, a reserve keep) ask only for a check."""
-    return rules_broken(_reading_faults(report)) + len(reading.apart.towers)
-
-
 def look_misread(reading: PhotoReading, report: Report) -> int:
-    """As `castle_misread`, for a reading as its look was kept, with every warning counted: a courtyard left unclaimed
-    there is a keep more likely missed than a claim forgotten (the keeps inferred after to claim them are guesses,
-    listed to check); a second double keep counts too."""
+    """The castle's pieces misread at least in a reading as its look was kept: those its board's broken rules take,
+    and the towers set apart from it, as `reading_trust` counts them — but with every warning counted: a courtyard
+    left unclaimed there is a keep more likely missed than a claim forgotten (the keeps inferred after to claim them
+    are guesses, listed to check); a second double keep counts too."""
     return rules_broken(report) + len(reading.apart.towers)
 
 
 def _misread(pieces: int, towers: int) -> bool:
     """Whether so many pieces misread over so many towers make a reading misread (`MISREAD_PIECES` and a share)."""
     return pieces >= max(MISREAD_PIECES, MISREAD_SHARE_OF_TOWERS * towers)
-
-
-def _reading_faults(report: Report) -> Report:
-    """The report without the warnings that are a player's mistakes, not the reading's."""
-    return replace(report, warnings=tuple(w for w in report.warnings if w.code not in PLAYERS_MISTAKES))
